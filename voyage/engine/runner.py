@@ -1,0 +1,107 @@
+"""Creating runs and advancing them tick by tick, each tick committed atomically with the run's
+tick counter: interrupt the process anywhere and the run resumes at the first uncommitted tick."""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from typing import Callable
+
+from django.db import transaction
+
+from memories.models import Memory
+from voyage.engine.tick import run_tick
+from voyage.engine.world import RunWorld
+from voyage.gateway.base import Gateway
+from voyage.models import Event, Run
+from world.models import AgentState, Scenario
+
+
+def create_run(scenario: Scenario, *, seed: int = 1912, schedule: str = Run.SEQUENTIAL, target_ticks: int = 480,
+               malformed_rate: float = 0.0, name: str = "", **params) -> Run:
+    """A new run with every persona asleep in its home cabin, to wake at tick 0."""
+    with transaction.atomic():
+        run = Run.objects.create(scenario=scenario, seed=seed, schedule=schedule, target_ticks=target_ticks,
+                                 malformed_rate=malformed_rate, name=name, **params)
+        AgentState.objects.bulk_create([
+            AgentState(run=run, persona=p, location_id=p.home_node_id, asleep=True, busy_until_tick=0)
+            for p in scenario.personas.order_by("key")
+        ])
+    return run
+
+
+def gateway_for(run: Run) -> Gateway:
+    from voyage.gateway.offline import OfflineModel
+
+    return OfflineModel(seed=run.seed, malformed_rate=run.malformed_rate)
+
+
+def advance(run: Run, until_tick: int, gateway: Gateway | None = None,
+            on_tick: Callable[[int], None] | None = None) -> Run:
+    """Run ticks until `until_tick` is committed. Each tick commits alone; a failed commit throws the
+    in-memory world away (the database stays as the last committed tick left it)."""
+    gateway = gateway or gateway_for(run)
+    world = RunWorld(run)
+    try:
+        while run.tick < until_tick:
+            writer = run_tick(world, gateway)
+            try:
+                writer.commit(writer.start_tick + 1)
+            except Exception:
+                run.refresh_from_db()
+                raise
+            if on_tick:
+                on_tick(run.tick)
+    finally:
+        gateway.close()
+    return run
+
+
+def transcript_sha256(run: Run) -> str:
+    """A hash of the event log in order, content only: no database ids, no wall-clock times."""
+    digest = hashlib.sha256()
+    rows = (Event.objects.filter(run=run).order_by("seq")
+            .values_list("tick", "kind", "actor__persona__key", "room__key", "text", "data"))
+    for tick, kind, actor, room, text, data in rows.iterator(chunk_size=5000):
+        line = json.dumps([tick, kind, actor, room, text, data], sort_keys=True, ensure_ascii=False)
+        digest.update(line.encode())
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+ACTION_KINDS = ("move", "interact", "communicate", "sleep", "attack", "death", "action_fail")
+
+
+def run_summary(run: Run, wall_s: float) -> dict:
+    from collections import Counter
+
+    from voyage.models import LLMCall
+
+    agents = AgentState.objects.filter(run=run)
+    rungs = Counter(agents.values_list("rung", flat=True))
+    kinds = Counter(Event.objects.filter(run=run, kind__in=ACTION_KINDS).exclude(kind="move", data__arrived=False)
+                    .values_list("kind", flat=True))
+    return {
+        "run_id": run.pk,
+        "ticks": run.tick,
+        "days": round(run.tick / 480, 3),
+        "agents": agents.count(),
+        "alive": agents.filter(alive=True).count(),
+        "rooms": run.scenario.rooms.count(),
+        "actions": LLMCall.objects.filter(run=run, purpose="action").count(),
+        "action_fails": kinds["action_fail"],
+        "memories": Memory.objects.filter(run=run).count(),
+        "llm_calls": LLMCall.objects.filter(run=run).count(),
+        "wall_s": round(wall_s, 3),
+        "rung_counts": {str(level): rungs.get(level, 0) for level in range(3)},
+        "transcript_sha256": transcript_sha256(run),
+    }
+
+
+class Stopwatch:
+    def __init__(self):
+        self.start = time.perf_counter()
+
+    @property
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start

@@ -1,0 +1,273 @@
+"""The steps of a tick (see tick.py for their order)."""
+from __future__ import annotations
+
+import logging
+from collections import Counter
+
+from memories.context import action_messages, cues_for, writing_messages
+from voyage.engine.resolve import fail, fall_asleep, hop, resolve_action
+from voyage.engine.schedule import TICKS_PER_DAY, clock, next_dawn
+from voyage.engine.world import RunWorld
+from voyage.engine.writer import TickWriter
+from voyage.gateway.base import ACTION, BULLETIN, REFLECTION, Gateway, ModelRequest
+from voyage.gateway.hints import ActionHints, TextHints
+from voyage.models import Event, LLMCall
+from world.models import AgentState
+from world.rules.actions import ActionFail, parse_action
+
+digest_log = logging.getLogger("voyage.digest")
+
+REFLECT = (
+    "Reflect silently on what has happened to you. Write one short paragraph, in the first person, "
+    "beginning with [reflection]: the cover story you will keep to, and what you must do next."
+)
+BULLETIN_BRIEF = (
+    "You write the ship's gossip sheet, slipped under every cabin door at dawn. In a light, knowing "
+    "register, summarise yesterday aboard from the public facts below. Invent nothing about anyone."
+)
+
+
+# --- 1. spouse collision -------------------------------------------------------------------
+def spouse_collision(world: RunWorld, w: TickWriter) -> None:
+    """Agents sharing a home_node meet: a mutual-presence memory and a forced interaction."""
+    homes: dict[int, list[AgentState]] = {}
+    for a in world.living():
+        homes.setdefault(a.persona.home_node_id, []).append(a)
+    for home_id, group in sorted(homes.items()):
+        if len(group) < 2:
+            continue
+        group.sort(key=lambda a: a.persona.key)
+        for a in group:
+            others = [o for o in group if o.id != a.id]
+            names = ", ".join(world.seen_as(a, o) for o in others)
+            spouse = [o for o in others if o.persona_id == a.persona.spouse_id]
+            bond = "you feel, past all reason, that you belong together" if spouse else "you share this cabin"
+            w.remember(a, "presence", f"You are not alone: {names} is here beside you, and {bond}. "
+                                      f"You reach for them and search their face for a name.")
+            for o in others:
+                w.met(a, o, label="spouse" if o in spouse else "cabin-mate")
+        w.event("spouse_collision", room_id=home_id, text="they wake together",
+                data={"agents": [a.persona.key for a in group]})
+
+
+# --- 2. agent actions ----------------------------------------------------------------------
+def wake_sleepers(world: RunWorld, w: TickWriter, order: list[int]) -> None:
+    for aid in order:
+        a = world.agents[aid]
+        if a.asleep and a.busy_until_tick <= w.tick:
+            a.asleep = False
+            a.busy_until_tick = w.tick + 1 if w.tick % TICKS_PER_DAY == 0 else w.tick
+            first = w.tick == 0
+            where = world.room_name(a.location_id) if a.rung >= 1 or not first else "a place you do not know"
+            text = ("You wake with a start in " + where + ". You cannot remember who you are, or how you came here."
+                    if first else f"You wake in the {world.room_name(a.location_id)}.")
+            w.remember(a, "sleep", text)
+            w.event("wake", actor=a, room_id=a.location_id)
+            w.touch(a)
+
+
+def _ready(a: AgentState, tick: int) -> bool:
+    return a.alive and not a.asleep and a.busy_until_tick <= tick
+
+
+def _travel_or_collapse(world: RunWorld, w: TickWriter, a: AgentState) -> bool:
+    """Moves that need no model call: a walk in progress, or sleep forced by fatigue."""
+    if not a.alive or a.asleep:
+        return True
+    if a.destination_id is not None:
+        hop(world, w, a)
+        return True
+    if a.busy_until_tick > w.tick:
+        return True
+    if a.fatigue >= world.run.fatigue_limit:
+        fall_asleep(world, w, a, w.tick + 20, "Exhaustion takes you; you fall asleep where you stand.")
+        return True
+    return False
+
+
+def action_request(world: RunWorld, a: AgentState, tick: int):
+    situation = world.situation(a)
+    cues = cues_for(world, a, tick)
+    hints = ActionHints(
+        situation=situation,
+        display_name=a.persona.display_name if a.rung >= 1 else None,
+        home_name=world.room_name(a.persona.home_node_id),
+        cues=cues,
+    )
+    messages = action_messages(world, a, situation, tick, cues)
+    return situation, ModelRequest(purpose=ACTION, messages=messages, tick=tick, agent_id=a.id,
+                                   agent_key=a.persona.key, hints=hints)
+
+
+def settle(world: RunWorld, w: TickWriter, a: AgentState, situation, request, answer) -> None:
+    """Parse the answer at the boundary and resolve it; every outcome is recorded with the call."""
+    if answer.failed:
+        action = ActionFail(f"the model did not answer ({answer.error})")
+    else:
+        action = parse_action(answer.text)
+    reason = resolve_action(world, w, a, situation, action)
+    w.call(request, answer, LLMCall.ACTION_FAIL if reason else LLMCall.OK, reason or "")
+
+
+def act_sequentially(world: RunWorld, w: TickWriter, gateway: Gateway, order: list[int]) -> None:
+    """The seed's schedule: one after another; later agents perceive what earlier ones did."""
+    for aid in order:
+        a = world.agents[aid]
+        if _travel_or_collapse(world, w, a):
+            continue
+        situation, request = action_request(world, a, w.tick)
+        settle(world, w, a, situation, request, gateway.complete(request))
+
+
+def act_simultaneously(world: RunWorld, w: TickWriter, gateway: Gateway, order: list[int]) -> None:
+    """Everyone decides on the same tick-start snapshot; calls run concurrently; actions then resolve
+    in the seeded order (a target that has gone by then is an ACTION_FAIL)."""
+    deciding = [world.agents[aid] for aid in order if _ready(world.agents[aid], w.tick)
+                and world.agents[aid].destination_id is None
+                and world.agents[aid].fatigue < world.run.fatigue_limit]
+    asked = {a.id: action_request(world, a, w.tick) for a in deciding}
+    answers = gateway.complete_many([req for _, req in asked.values()]) if asked else []
+    answered = dict(zip(asked, answers))
+    for aid in order:
+        a = world.agents[aid]
+        if aid in answered:
+            situation, request = asked[aid]
+            if a.alive:
+                settle(world, w, a, situation, request, answered[aid])
+            else:
+                w.call(request, answered[aid], LLMCall.SKIPPED, "died before the action resolved")
+        else:
+            _travel_or_collapse(world, w, a)
+
+
+# --- 3. social attrition -------------------------------------------------------------------
+def social_attrition(world: RunWorld, w: TickWriter) -> None:
+    threshold = world.run.attrition_threshold
+    for a in world.living():
+        room = world.rooms[a.location_id]
+        alone = room.private and not a.asleep and not world.occupants(room.id, exclude=a.id)
+        if not alone:
+            if a.attrition:
+                a.attrition = 0
+                w.touch(a)
+            continue
+        a.attrition += 1
+        w.touch(a)
+        if a.attrition >= threshold:
+            a.attrition = 0
+            rumour = f"Word goes round that whoever has the {room.name} keeps to it and will not show their face."
+            for o in world.living():
+                if o.id != a.id:
+                    w.remember(o, "suspicion", rumour)
+            w.event("attrition", actor=a, room_id=room.id, text=rumour)
+
+
+# --- 5. reflections ------------------------------------------------------------------------
+def reflections(world: RunWorld, w: TickWriter, gateway: Gateway, plan) -> None:
+    run = world.run
+    due = []
+    for a in sorted(world.living(), key=lambda a: a.persona.key):
+        if a.asleep or w.tick - a.last_reflection_tick < run.reflection_cooldown:
+            continue
+        spike = a.importance_accumulator >= run.importance_threshold
+        if plan.scheduled_reflection or a.reflection_pending or spike:
+            why = a.reflection_pending or ("a tension spike" if spike else "the hour")
+            due.append((a, why))
+    requests = []
+    for a, why in due:
+        lines = [h.text for h in world.hot[a.id]]
+        messages = writing_messages(world, a, REFLECT + f" (Prompted by {why}.)", lines)
+        requests.append(ModelRequest(purpose=REFLECTION, messages=messages, tick=w.tick, agent_id=a.id,
+                                     agent_key=a.persona.key, hints=TextHints(tuple(lines))))
+    answers = gateway.complete_many(requests) if requests else []
+    for (a, why), request, answer in zip(due, requests, answers):
+        a.last_reflection_tick = w.tick
+        a.reflection_pending = ""
+        a.importance_accumulator = 0
+        w.touch(a)
+        if answer.failed:
+            w.call(request, answer, LLMCall.SKIPPED)
+            continue
+        text = answer.text.strip()
+        if not text.startswith("[reflection]"):
+            text = "[reflection] " + text
+        w.remember(a, "reflection", text, depth=1)
+        a.importance_accumulator = 0
+        w.call(request, answer, LLMCall.OK, why)
+        w.event("reflection", actor=a, room_id=a.location_id, text=why)
+
+
+# --- 6. wind-down --------------------------------------------------------------------------
+def wind_down(world: RunWorld, w: TickWriter) -> None:
+    for n, a in enumerate(sorted(world.living(), key=lambda a: a.persona.key)):
+        minutes = 6 + 3 * (n % 8)  # staggered, so the corridors do not fill at once
+        w.remember(a, "cue", f"A steward murmurs that the lamps will be dimmed soon: retire to your cabin "
+                             f"within {minutes} minutes.")
+    w.event("wind_down", text="the stewards begin dimming the lamps")
+
+
+# --- 7. nightfall --------------------------------------------------------------------------
+def nightfall(world: RunWorld, w: TickWriter) -> None:
+    dawn = next_dawn(w.tick)
+    for a in sorted(world.living(), key=lambda a: a.persona.key):
+        a.asleep, a.destination_id, a.busy_until_tick = True, None, dawn
+        a.fatigue = 0
+        a.slept_since_tick = w.tick
+        w.remember(a, "sleep", f"Night falls. You sleep where you are, in the {world.room_name(a.location_id)}.")
+        w.touch(a)
+    w.event("nightfall", text=f"all aboard sleep until {clock(dawn)}")
+
+
+# --- 8. digest -----------------------------------------------------------------------------
+def digest(world: RunWorld, w: TickWriter) -> None:
+    """A log summary every 10 ticks: where people are, what was said, what mattered. No writes."""
+    if not digest_log.isEnabledFor(logging.INFO):
+        return
+    crowd = Counter(world.room_name(a.location_id) for a in world.living())
+    said = [e.text for e in w.events if e.kind == "communicate"][-3:]
+    notable = [e.text for e in w.events if e.kind in ("rung", "death", "attack", "attrition")]
+    digest_log.info("%s | run %s | %s | said: %s | %s", clock(w.tick), world.run.pk,
+                    ", ".join(f"{room} {n}" for room, n in crowd.most_common(5)), " / ".join(said) or "-",
+                    "; ".join(notable) or "-")
+
+
+# --- 9. daily bulletin ---------------------------------------------------------------------
+def bulletin(world: RunWorld, w: TickWriter, gateway: Gateway) -> None:
+    """The gossip sheet: an LLM summary of the day's PUBLIC facts only (deaths, where crowds were,
+    where there was shouting, the rumours already abroad) — never words that were withheld from
+    anyone, never a monologue — delivered into every living agent's stream."""
+    lines = public_facts(world, w.tick - TICKS_PER_DAY, w.tick, w)
+    request = ModelRequest(purpose=BULLETIN, messages=[
+        {"role": "system", "content": BULLETIN_BRIEF},
+        {"role": "user", "content": "\n".join(lines) or "(a quiet day)"},
+    ], tick=w.tick, hints=TextHints(tuple(lines)))
+    answer = gateway.complete(request)
+    if answer.failed:
+        w.call(request, answer, LLMCall.SKIPPED)
+        return
+    w.call(request, answer, LLMCall.OK)
+    for a in sorted(world.living(), key=lambda a: a.persona.key):
+        w.remember(a, "bulletin", f"Slipped under the door at dawn: {answer.text}")
+    w.event("bulletin", text=answer.text)
+
+
+def public_facts(world: RunWorld, start: int, end: int, w: TickWriter) -> list[str]:
+    rows = list(Event.objects.filter(run=world.run, tick__gte=start, tick__lt=end,
+                                     kind__in=("death", "communicate", "move", "attrition"))
+                .values_list("kind", "room_id", "text", "data", "actor_id"))
+    rows += [(e.kind, e.room_id, e.text, e.data, e.actor_id) for e in w.events]
+    facts, crowds, shouting = [], Counter(), Counter()
+    for kind, room_id, text, data, actor_id in rows:
+        if kind == "death":
+            facts.append(f"{world.agents[actor_id].persona.display_name} was found dead in the {world.room_name(room_id)}.")
+        elif kind == "attrition":
+            facts.append(text)
+        elif kind == "move" and data.get("arrived"):
+            crowds[world.room_name(room_id)] += 1
+        elif kind == "communicate" and data.get("volume") == "shout":
+            shouting[world.room_name(room_id)] += 1
+    for room, n in crowds.most_common(2):
+        facts.append(f"The {room} was the place to be seen ({n} comings and goings).")
+    for room, n in shouting.most_common(2):
+        facts.append(f"There was shouting in the {room}, {n} times over.")
+    return facts

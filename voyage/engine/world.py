@@ -1,0 +1,106 @@
+"""RunWorld: a run's state held in memory between ticks.
+
+Loaded from the database when a chunk of ticks starts; every change a tick makes is applied here
+and buffered in a TickWriter, which commits it together with the run's tick counter. If a commit
+fails, the world is thrown away and loaded again: the database is the only truth.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from memories.models import Memory, TrustEntry
+from voyage.models import Event, Run
+from world.models import AgentState, Exit, Prop, Room, SoulEntry
+from world.rules.graph import RoomGraph
+from world.rules.perception import Person, Place, Situation, Thing, perceive
+
+
+@dataclass(frozen=True)
+class HotLine:
+    tick: int
+    kind: str
+    text: str
+
+
+class RunWorld:
+    def __init__(self, run: Run):
+        self.run = run
+        self.seed = run.seed
+        scenario = run.scenario
+        self.scenario = scenario
+        self.rungs = scenario.rung_specs()
+        self.rooms: dict[int, Room] = {r.id: r for r in Room.objects.filter(scenario=scenario)}
+        self.rooms_by_name = {r.name: r.id for r in self.rooms.values()}
+        exits = list(Exit.objects.filter(scenario=scenario).values_list("a_id", "b_id"))
+        self.graph = RoomGraph(self.rooms, exits)
+        self.props: dict[int, Prop] = {p.id: p for p in Prop.objects.filter(scenario=scenario)}
+        self.props_by_room: dict[int, list[Prop]] = {rid: [] for rid in self.rooms}
+        for prop in self.props.values():
+            self.props_by_room[prop.room_id].append(prop)
+        agents = AgentState.objects.filter(run=run).select_related("persona").order_by("id")
+        self.agents: dict[int, AgentState] = {a.id: a for a in agents}
+        self.by_persona = {a.persona_id: a for a in self.agents.values()}
+        self.soul: dict[int, list[str]] = {}
+        for entry in SoulEntry.objects.filter(persona__scenario=scenario):
+            self.soul.setdefault(entry.persona_id, []).append(entry.text)
+        self.hot: dict[int, deque[HotLine]] = {}
+        limit = run.hot_memory_limit
+        for aid in self.agents:
+            rows = Memory.objects.filter(agent_id=aid).order_by("-id").values_list("tick", "kind", "text")[:limit]
+            self.hot[aid] = deque((HotLine(*r) for r in reversed(rows)), maxlen=limit)
+        last = Event.objects.filter(run=run).order_by("-seq").values_list("seq", flat=True).first()
+        self._seq = -1 if last is None else last
+        self.trust: dict[tuple[int, int], TrustEntry] = {
+            (t.agent_id, t.other_id): t for t in TrustEntry.objects.filter(run=run)
+        }
+
+    def next_seq(self) -> int:
+        """Events are numbered run-wide in the order they happen (resumes continue the count)."""
+        self._seq += 1
+        return self._seq
+
+    # --- who is where ---------------------------------------------------------------------
+    def living(self) -> list[AgentState]:
+        return [a for a in self.agents.values() if a.alive]
+
+    def occupants(self, room_id: int, exclude: int | None = None) -> list[AgentState]:
+        return [a for a in self.agents.values() if a.alive and a.location_id == room_id and a.id != exclude]
+
+    def seen_as(self, observer: AgentState, subject: AgentState) -> str:
+        """How the observer's memory names the subject: by name from rung 1 up."""
+        return subject.persona.display_name if observer.rung >= 1 else "someone (unknown)"
+
+    def room_name(self, room_id: int) -> str:
+        return self.rooms[room_id].name
+
+    # --- perception -----------------------------------------------------------------------
+    def situation(self, agent: AgentState) -> Situation:
+        room = self.rooms[agent.location_id]
+        people = [
+            Person(
+                agent_id=o.id,
+                display_name=o.persona.display_name,
+                asleep=o.asleep,
+                label=self._label(agent.id, o.id),
+            )
+            for o in self.occupants(room.id, exclude=agent.id)
+        ]
+        things = [Thing(p.id, p.name) for p in self.props_by_room[room.id]]
+        exits = [Place(rid, self.rooms[rid].name) for rid in self.graph.neighbours[room.id]]
+        return perceive(
+            agent_id=agent.id,
+            rung=agent.rung,
+            room=Place(room.id, room.name),
+            room_description=room.description,
+            scale=room.scale,
+            ambient_noise=room.ambient_noise,
+            people=people,
+            things=things,
+            exits=exits,
+            rooms_by_name=self.rooms_by_name,
+        )
+
+    def _label(self, agent_id: int, other_id: int) -> str | None:
+        entry = self.trust.get((agent_id, other_id))
+        return entry.label if entry else None

@@ -1,0 +1,108 @@
+"""TickWriter: everything one tick writes, applied to the in-memory world at once and committed to
+the database together with the run's tick counter."""
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from memories.importance import importance_of
+from memories.models import Memory, TrustEntry, TrustHistory
+from voyage.engine.world import HotLine, RunWorld
+from voyage.gateway.base import ModelAnswer, ModelRequest
+from voyage.gateway.prompts import compress_messages
+from voyage.models import Event, LLMCall, Run
+from world.models import AgentState
+
+
+class TickConflict(RuntimeError):
+    """Another process committed this tick first: this tick's work is discarded."""
+
+
+class TickWriter:
+    def __init__(self, world: RunWorld, tick: int):
+        self.world = world
+        self.start_tick = tick
+        self.tick = tick  # step 4 moves it on: memories and events of steps 5-9 carry the new tick
+        self.memories: list[Memory] = []
+        self.events: list[Event] = []
+        self.calls: list[LLMCall] = []
+        self.trust_new: list[TrustEntry] = []
+        self.trust_changed: dict[int, TrustEntry] = {}
+        self.history: list[tuple[TrustEntry, TrustHistory]] = []
+        self.dirty: set[int] = set()
+
+    # --- buffering ------------------------------------------------------------------------
+    def remember(self, agent: AgentState, kind: str, text: str, importance: int | None = None, **extra) -> Memory:
+        importance = importance if importance is not None else importance_of(kind)
+        row = Memory(run_id=self.world.run.pk, agent_id=agent.id, tick=self.tick, kind=kind, text=text,
+                     importance=importance, **extra)
+        self.memories.append(row)
+        self.world.hot[agent.id].append(HotLine(self.tick, kind, text))
+        agent.importance_accumulator += importance
+        self.dirty.add(agent.id)
+        return row
+
+    def event(self, kind: str, *, actor: AgentState | None = None, room_id: int | None = None, text: str = "",
+              data: dict | None = None) -> None:
+        self.events.append(Event(run_id=self.world.run.pk, tick=self.tick, seq=self.world.next_seq(), kind=kind,
+                                 actor=actor, room_id=room_id, text=text, data=data or {}))
+
+    def call(self, request: ModelRequest, answer: ModelAnswer, outcome: str, detail: str = "") -> None:
+        self.calls.append(LLMCall(
+            run_id=self.world.run.pk, agent_id=request.agent_id, tick=request.tick, purpose=request.purpose,
+            prompt_z=compress_messages(request.messages), raw_answer=answer.text or "", outcome=outcome,
+            detail=detail or answer.error, prompt_tokens=answer.prompt_tokens,
+            completion_tokens=answer.completion_tokens, reasoning_tokens=answer.reasoning_tokens,
+            cached_tokens=answer.cached_tokens, latency_ms=answer.latency_ms, attempts=answer.attempts,
+            cost=answer.cost,
+        ))
+
+    def touch(self, agent: AgentState) -> None:
+        self.dirty.add(agent.id)
+
+    def met(self, agent: AgentState, other: AgentState, label: str = "acquaintance") -> TrustEntry:
+        """Count an interaction in the agent's trust ledger, opening the entry on first meeting."""
+        key = (agent.id, other.id)
+        entry = self.world.trust.get(key)
+        if entry is None:
+            entry = TrustEntry(run_id=self.world.run.pk, agent_id=agent.id, other_id=other.id, label=label,
+                               first_met_tick=self.tick, updated_tick=self.tick, interaction_count=0)
+            self.world.trust[key] = entry
+            self.trust_new.append(entry)
+            self.history.append((entry, TrustHistory(tick=self.tick, score=entry.score, label=label,
+                                                     rationale="first met")))
+        elif entry.pk:
+            self.trust_changed[entry.pk] = entry
+        entry.interaction_count += 1
+        entry.updated_tick = self.tick
+        return entry
+
+    # --- commit ---------------------------------------------------------------------------
+    def commit(self, new_tick: int) -> None:
+        run = self.world.run
+        with transaction.atomic():
+            advanced = Run.objects.filter(pk=run.pk, tick=self.start_tick).update(tick=new_tick, heartbeat_at=timezone.now())
+            if advanced != 1:
+                raise TickConflict(f"run {run.pk}: tick {self.start_tick} was already committed elsewhere")
+            Memory.objects.bulk_create(self.memories, batch_size=500)
+            Event.objects.bulk_create(self.events, batch_size=500)
+            LLMCall.objects.bulk_create(self.calls, batch_size=200)
+            TrustEntry.objects.bulk_create(self.trust_new)
+            if self.trust_changed:
+                TrustEntry.objects.bulk_update(self.trust_changed.values(), ["interaction_count", "updated_tick",
+                                                                              "score", "label", "emotional_tone",
+                                                                              "rationale"])
+            if self.history:
+                for entry, row in self.history:
+                    row.entry_id = entry.pk
+                TrustHistory.objects.bulk_create([row for _, row in self.history])
+            if self.dirty:
+                AgentState.objects.bulk_update([self.world.agents[i] for i in sorted(self.dirty)], AGENT_FIELDS)
+        run.tick = new_tick
+
+
+AGENT_FIELDS = [
+    "location", "destination", "rung", "rung_reached_tick", "busy_until_tick", "alive", "asleep", "kill_witness",
+    "attrition", "fatigue", "importance_accumulator", "last_reflection_tick", "reflection_pending",
+    "slept_since_tick",
+]

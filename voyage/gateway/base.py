@@ -1,0 +1,65 @@
+"""The model gateway: one interface for every call purpose.
+
+The offline scripted policy, the OpenAI-compatible client and replay are implementations of it;
+the engine never knows which one it talks to.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+ACTION = "action"
+REFLECTION = "reflection"
+TRUST = "trust"
+COMPACTION = "compaction"
+ERA = "era"
+BULLETIN = "bulletin"
+DREAM = "dream"
+DIARY = "diary"
+IMPORTANCE = "importance"
+PURPOSES = (ACTION, REFLECTION, TRUST, COMPACTION, ERA, BULLETIN, DREAM, DIARY, IMPORTANCE)
+REASONING_DEFAULTS = {ACTION: False, TRUST: True, COMPACTION: True, ERA: True}
+
+
+@dataclass(frozen=True)
+class ModelRequest:
+    purpose: str
+    messages: list[dict]
+    tick: int
+    agent_id: int | None = None
+    agent_key: str | None = None  # the persona key: stable across runs, used by replay and the offline policy
+    # Structured facts for the offline policy: the same facts the prompt shows, never more.
+    hints: Any = field(default=None, compare=False)
+
+
+@dataclass
+class ModelAnswer:
+    text: str | None
+    error: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    reasoning_tokens: int = 0
+    cached_tokens: int = 0
+    latency_ms: float = 0.0
+    attempts: int = 1
+    cost: float = 0.0
+
+    @property
+    def failed(self) -> bool:
+        return self.text is None
+
+
+class Gateway(ABC):
+    """Two methods: one call, or a batch that an implementation may run concurrently."""
+
+    name = "gateway"
+
+    @abstractmethod
+    def complete(self, request: ModelRequest) -> ModelAnswer: ...
+
+    def complete_many(self, requests: list[ModelRequest]) -> list[ModelAnswer]:
+        return [self.complete(r) for r in requests]
+
+    def close(self) -> None:
+        pass

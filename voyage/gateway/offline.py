@@ -1,0 +1,165 @@
+"""The offline model: a deterministic, seeded, scripted policy. It is NOT a language model.
+
+It answers every call purpose through the same gateway and the same parser as a real model, from
+the facts its prompt shows (see hints.py), so a full voyage runs with no network and no key. Each
+answer depends only on (run seed, tick, agent, purpose) and the request: the same run replays byte
+for byte. It can be told to emit a share of malformed answers, to exercise ACTION_FAIL.
+"""
+from __future__ import annotations
+
+import json
+import random
+
+from voyage.gateway.base import ACTION, BULLETIN, Gateway, ModelAnswer, ModelRequest
+from voyage.gateway.hints import ActionHints, TextHints
+
+WORDS = (
+    "heron larch cobalt anchor saffron lantern thistle marlin juniper pewter quill ember harbour "
+    "violet granite orchid falcon walnut sparrow cinder"
+).split()
+
+OPENERS_RUNG0 = (
+    "Forgive me, do you know where we are? I cannot remember coming aboard.",
+    "Have we met? Your face seems almost familiar.",
+    "Is this a ship? The floor keeps moving under me.",
+    "Please, what day is it? I woke and could not think of my own name.",
+    "Did you hear the bells just now?",
+)
+OPENERS_RUNG1 = (
+    "Good day. {me}, at your service. Are you travelling far?",
+    "They say we shall make New York by Wednesday if the weather holds.",
+    "{me}. I do not believe we have been introduced, though I feel we ought to have been.",
+    "Have you tried the consommé in the saloon? I find I have no appetite at all.",
+    "One hears such odd talk below decks. Do you believe any of it?",
+)
+SHOUTS = (
+    "Steward! Is anybody there?",
+    "Who has been in my cabin?",
+    "Somebody here is not who they claim to be!",
+    "Help! Over here!",
+)
+WHISPERS = (
+    "Do not trust the one by the door.",
+    "I think I am not who they say I am.",
+    "Meet me later, away from the others.",
+    "Say nothing of what you saw.",
+)
+THOUGHTS = (
+    "I must not let them see how little I remember.",
+    "Everyone here is watching everyone else.",
+    "If I keep moving, nobody will ask me questions I cannot answer.",
+    "That name means something. I am sure of it.",
+    "Smile. Nod. Say as little as possible.",
+)
+
+
+class OfflineModel(Gateway):
+    """Scripted policy behind the gateway interface; `malformed_rate` in [0, 1]."""
+
+    name = "offline"
+
+    def __init__(self, seed: int, malformed_rate: float = 0.0):
+        self.seed = seed
+        self.malformed_rate = malformed_rate
+
+    def complete(self, request: ModelRequest) -> ModelAnswer:
+        rng = random.Random(f"{self.seed}:{request.tick}:{request.agent_key}:{request.purpose}")
+        if request.purpose == ACTION:
+            text = self._act(rng, request.hints)
+        elif request.purpose == BULLETIN:
+            text = self._bulletin(rng, request.hints)
+        else:
+            text = self._write(rng, request.purpose, request.hints)
+        chars_in = sum(len(m["content"]) for m in request.messages)
+        return ModelAnswer(text=text, prompt_tokens=chars_in // 4, completion_tokens=len(text) // 4)
+
+    # --- actions --------------------------------------------------------------------------
+    def _act(self, rng: random.Random, h: ActionHints) -> str:
+        if rng.random() < self.malformed_rate:
+            return self._malformed(rng, h)
+        return json.dumps(self._choose(rng, h), ensure_ascii=False)
+
+    def _choose(self, rng: random.Random, h: ActionHints) -> dict:
+        s = h.situation
+        thought = f"{rng.choice(THOUGHTS)} [thought {rng.getrandbits(32):08x}]"
+        people = [label for label, _, _ in s.people]
+        things = [label for label, _ in s.things]
+        if "wind_down" in h.cues:
+            if s.room.name != h.home_name:
+                return _answer("move", h.home_name, None, "", 3, "Time to retire before the lamps go out. " + thought)
+            return _answer("sleep", None, None, "", 240, "Sleep, and hope I wake knowing more. " + thought)
+        if "fatigue" in h.cues and rng.random() < 0.5:
+            return _answer("sleep", None, None, "", rng.choice((30, 45, 60)), "I am so tired. " + thought)
+        roll = rng.random()
+        if people and roll < 0.0004:
+            return _answer("attack", rng.choice(people), None, "", 3, "It is them or me. " + thought)
+        if people and roll < 0.45:
+            return self._speak(rng, h, people, thought)
+        if things and roll < 0.80:
+            return _answer("interact", rng.choice(things), None, "", rng.choice((3, 3, 6)), thought)
+        if people and roll < 0.85:
+            return _answer("interact", rng.choice(people), None, "", 3, thought)
+        if roll < 0.86:
+            return _answer("sleep", None, None, "", 30, "A short rest. " + thought)
+        exits = [p.name for p in s.exits]
+        return _answer("move", rng.choice(exits), None, "", 3, thought)
+
+    def _speak(self, rng: random.Random, h: ActionHints, people: list[str], thought: str) -> dict:
+        volume = rng.choices(("whisper", "normal", "shout"), weights=(25, 60, 15))[0]
+        target = rng.choice(people)
+        code = f"{rng.choice(WORDS)}-{rng.randrange(1000, 9999)}"
+        if volume == "shout":
+            words = rng.choice(SHOUTS)
+            target = target if rng.random() < 0.5 else None
+        elif volume == "whisper":
+            words = f"{rng.choice(WHISPERS)} Remember: {code}."
+        else:
+            openers = OPENERS_RUNG1 if h.display_name else OPENERS_RUNG0
+            words = rng.choice(openers).format(me=h.display_name or "")
+            target = target if rng.random() < 0.8 else None
+        if volume != "whisper":
+            words = f"{words} ({code})"
+        return _answer("communicate", target, volume, words, 3, thought)
+
+    def _malformed(self, rng: random.Random, h: ActionHints) -> str:
+        good = self._choose(rng, h)
+        kind = rng.randrange(6)
+        if kind == 0:
+            return "I think I shall go for a walk on deck."
+        if kind == 1:
+            good.pop("volume")
+        elif kind == 2:
+            good["mood"] = "uneasy"
+        elif kind == 3:
+            good["duration_minutes"] = "soon"
+        elif kind == 4:
+            good["duration_minutes"] = 9000
+        else:
+            good["action_type"], good["target_character"] = "interact", "the ghost of the purser"
+        return json.dumps(good)
+
+    # --- writing purposes -----------------------------------------------------------------
+    def _write(self, rng: random.Random, purpose: str, h: TextHints) -> str:
+        picked = [line for line in h.lines if line][-3:]
+        gist = " ".join(picked)[:400]
+        if purpose == "reflection":
+            return f"[reflection] I must hold my nerve and keep my story straight. What I know: {gist}"
+        return f"({purpose}) {gist}"
+
+    def _bulletin(self, rng: random.Random, h: TextHints) -> str:
+        lines = list(h.lines)
+        if not lines:
+            return "The Ship's Gossip: a quiet day, they say; too quiet, say others."
+        rng.shuffle(lines)
+        return "The Ship's Gossip — " + " ".join(f"They say {line[0].lower()}{line[1:]}" for line in lines[:4])
+
+
+def _answer(action_type, target, volume, dialogue, duration, monologue) -> dict:
+    return {
+        "action_type": action_type,
+        "target_character": target,
+        "volume": volume,
+        "dialogue": dialogue,
+        "duration_minutes": duration,
+        "internal_monologue": monologue,
+    }

@@ -1,0 +1,82 @@
+"""Run a voyage in the foreground: `python manage.py run_voyage --scenario 1912 --days 1`.
+
+Prints a progress bar on stderr and, at the end, one JSON line on stdout."""
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from voyage.engine.runner import Stopwatch, advance, create_run, run_summary
+from voyage.engine.schedule import TICKS_PER_DAY
+from voyage.models import Run
+from voyage.progress import ProgressBar
+from world.models import Scenario
+
+
+def add_run_options(parser) -> None:
+    parser.add_argument("--scenario", default="1912", help="scenario slug (default 1912)")
+    length = parser.add_mutually_exclusive_group()
+    length.add_argument("--days", type=float, help="simulated days to run (480 ticks each)")
+    length.add_argument("--ticks", type=int, help="ticks to run")
+    parser.add_argument("--seed", type=int, default=1912)
+    parser.add_argument("--schedule", choices=[Run.SEQUENTIAL, Run.SIMULTANEOUS], default=Run.SEQUENTIAL)
+    parser.add_argument("--malformed-rate", type=float, default=0.0,
+                        help="offline model: share of malformed answers, 0-1")
+    parser.add_argument("--run", type=int, help="continue this run instead of starting a new one")
+
+
+def target_from(options, default: int) -> int:
+    if options.get("ticks") is not None:
+        if options["ticks"] < 0:
+            raise CommandError("--ticks must be 0 or more")
+        return options["ticks"]
+    if options.get("days") is not None:
+        if options["days"] < 0:
+            raise CommandError("--days must be 0 or more")
+        return round(options["days"] * TICKS_PER_DAY)
+    return default
+
+
+def run_from_options(options) -> Run:
+    """The run the options name: an existing one (--run, its target moved if --days/--ticks say so),
+    or a new one."""
+    if not 0.0 <= options["malformed_rate"] <= 1.0:
+        raise CommandError("--malformed-rate must be between 0 and 1")
+    if options.get("run"):
+        try:
+            run = Run.objects.get(pk=options["run"])
+        except Run.DoesNotExist:
+            raise CommandError(f"there is no run {options['run']}") from None
+        target = target_from(options, run.target_ticks)
+        if target != run.target_ticks:
+            Run.objects.filter(pk=run.pk).update(target_ticks=target)
+            run.target_ticks = target
+        return run
+    try:
+        scenario = Scenario.objects.get(slug=options["scenario"])
+    except Scenario.DoesNotExist:
+        known = ", ".join(Scenario.objects.values_list("slug", flat=True)) or "none"
+        raise CommandError(f"there is no scenario {options['scenario']!r} (installed: {known})") from None
+    return create_run(scenario, seed=options["seed"], schedule=options["schedule"],
+                      target_ticks=target_from(options, TICKS_PER_DAY), malformed_rate=options["malformed_rate"])
+
+
+class Command(BaseCommand):
+    help = "Run a voyage in the foreground and print one JSON line of figures."
+
+    def add_arguments(self, parser):
+        add_run_options(parser)
+
+    def handle(self, *args, **options):
+        run = run_from_options(options)
+        watch = Stopwatch()
+        Run.objects.filter(pk=run.pk).update(state=Run.RUNNING, error="")
+        try:
+            advance(run, run.target_ticks, on_tick=ProgressBar(run.tick, run.target_ticks, self.stderr._out))
+        except BaseException as exc:
+            Run.objects.filter(pk=run.pk).update(state=Run.FAILED if not isinstance(exc, KeyboardInterrupt)
+                                                 else Run.PAUSED, error=f"{type(exc).__name__}: {exc}")
+            raise
+        Run.objects.filter(pk=run.pk).update(state=Run.FINISHED)
+        self.stdout.write(json.dumps(run_summary(run, watch.elapsed)))

@@ -1,0 +1,135 @@
+"""Runs and their parameters, model profiles, the event log and the record of every model call."""
+from __future__ import annotations
+
+import uuid
+
+from django.db import models
+
+from voyage.engine.schedule import TICKS_PER_DAY
+
+
+class ModelProfile(models.Model):
+    """How to reach a model. The API key is never stored: only the name of the variable holding it."""
+
+    OFFLINE = "offline"
+    OPENAI = "openai"
+    KINDS = [(OFFLINE, "offline scripted policy (not an LLM)"), (OPENAI, "OpenAI-compatible endpoint")]
+    name = models.CharField(max_length=80, unique=True)
+    kind = models.CharField(max_length=10, choices=KINDS, default=OFFLINE)
+    base_url = models.URLField(blank=True, default="")
+    model = models.CharField(max_length=120, default="google/gemma-4-31b-it")
+    api_key_env = models.CharField(max_length=80, blank=True, default="")
+    supports_json_mode = models.BooleanField(default=True)
+    reasoning = models.JSONField(default=dict, blank=True, help_text="per call purpose: true/false")
+    temperature = models.FloatField(default=0.8)
+    max_tokens = models.PositiveIntegerField(default=800)
+    timeout_s = models.FloatField(default=60)
+    retries = models.PositiveSmallIntegerField(default=3)
+    concurrency = models.PositiveSmallIntegerField(default=16)
+    price_in_per_m = models.DecimalField(max_digits=10, decimal_places=4, default=0)
+    price_out_per_m = models.DecimalField(max_digits=10, decimal_places=4, default=0)
+
+    def __str__(self):
+        return self.name
+
+
+class Run(models.Model):
+    QUEUED, RUNNING, PAUSED, FINISHED, FAILED = "queued", "running", "paused", "finished", "failed"
+    STATES = [(s, s) for s in (QUEUED, RUNNING, PAUSED, FINISHED, FAILED)]
+    SEQUENTIAL, SIMULTANEOUS = "sequential", "simultaneous"
+    SCHEDULES = [(SEQUENTIAL, SEQUENTIAL), (SIMULTANEOUS, SIMULTANEOUS)]
+
+    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    name = models.CharField(max_length=120, blank=True, default="")
+    scenario = models.ForeignKey("world.Scenario", on_delete=models.PROTECT, related_name="runs")
+    profile = models.ForeignKey(ModelProfile, null=True, blank=True, on_delete=models.PROTECT, related_name="runs")
+    seed = models.BigIntegerField(default=1912)
+    schedule = models.CharField(max_length=12, choices=SCHEDULES, default=SEQUENTIAL)
+    malformed_rate = models.FloatField(default=0.0, help_text="offline model: share of malformed answers")
+    target_ticks = models.PositiveIntegerField(default=TICKS_PER_DAY)
+
+    # Parameters (spec section 7 and the seeds' defaults).
+    hot_memory_limit = models.PositiveIntegerField(default=50)
+    compaction_memory_count = models.PositiveIntegerField(default=200)
+    compaction_soft_chars = models.PositiveIntegerField(default=160_000)
+    compaction_hard_chars = models.PositiveIntegerField(default=800_000)
+    reflection_ticks = models.JSONField(default=list, blank=True, help_text="ticks of the day; default 15, 30, 45, 60")
+    reflection_cooldown = models.PositiveIntegerField(default=10)
+    importance_threshold = models.PositiveIntegerField(default=100)
+    attrition_threshold = models.PositiveIntegerField(default=40, help_text="ticks alone awake in a private room")
+    fatigue_warning = models.PositiveIntegerField(default=60)
+    fatigue_limit = models.PositiveIntegerField(default=80)
+
+    # Progress: `tick` is the number of committed ticks; it moves in the same transaction as their writes.
+    tick = models.PositiveIntegerField(default=0)
+    state = models.CharField(max_length=10, choices=STATES, default=QUEUED)
+    error = models.TextField(blank=True, default="")
+    claimed_by = models.CharField(max_length=80, blank=True, default="")
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return self.name or f"Run {self.pk}"
+
+    def natural_key(self):
+        return (str(self.uuid),)
+
+    @property
+    def reflection_schedule(self) -> tuple[int, ...]:
+        return tuple(self.reflection_ticks or (15, 30, 45, 60))
+
+
+class Event(models.Model):
+    """The transaction log: every action (with success or failure), every observation delivered,
+    every state transition. Transcripts, digests and dashboards read it."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="events")
+    tick = models.IntegerField()
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=20)
+    actor = models.ForeignKey("world.AgentState", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    room = models.ForeignKey("world.Room", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    text = models.TextField(blank=True, default="")
+    data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        db_table = "event_log"
+        constraints = [models.UniqueConstraint(fields=["run", "seq"], name="event_seq_unique")]
+        indexes = [models.Index(fields=["run", "tick"], name="event_run_tick")]
+        ordering = ["run", "seq"]
+
+    def __str__(self):
+        return f"[{self.tick}.{self.seq}] {self.kind}: {self.text[:60]}"
+
+
+class LLMCall(models.Model):
+    """One model call with its exact prompt (zlib-compressed JSON messages) and answer."""
+
+    OK, ACTION_FAIL, ERROR, SKIPPED = "ok", "action_fail", "error", "skipped"
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="llm_calls")
+    agent = models.ForeignKey("world.AgentState", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    tick = models.IntegerField()
+    purpose = models.CharField(max_length=16)
+    prompt_z = models.BinaryField()
+    raw_answer = models.TextField(blank=True, default="")
+    outcome = models.CharField(max_length=12, default=OK)
+    detail = models.TextField(blank=True, default="")
+    prompt_tokens = models.PositiveIntegerField(default=0)
+    completion_tokens = models.PositiveIntegerField(default=0)
+    reasoning_tokens = models.PositiveIntegerField(default=0)
+    cached_tokens = models.PositiveIntegerField(default=0)
+    latency_ms = models.FloatField(default=0)
+    attempts = models.PositiveSmallIntegerField(default=1)
+    cost = models.DecimalField(max_digits=12, decimal_places=6, default=0)
+
+    class Meta:
+        db_table = "llm_calls"
+        indexes = [models.Index(fields=["run", "tick", "agent", "purpose"], name="llm_call_lookup")]
+        ordering = ["id"]
+        verbose_name = "LLM call"
+
+    @property
+    def prompt(self) -> list[dict]:
+        from voyage.gateway.prompts import decompress_messages
+
+        return decompress_messages(bytes(self.prompt_z))

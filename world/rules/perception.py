@@ -1,0 +1,133 @@
+"""Perception per rung: what an agent sees of its room, and how its words name things. Pure.
+
+Rung 0 sees people as "someone (unknown N)" and items as "indistinct object N"; rung 1 and above
+see display names (with relationship labels from the trust ledger) and item names.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from world.rules.actions import Action, ActionFail
+
+
+@dataclass(frozen=True)
+class Person:
+    agent_id: int
+    display_name: str
+    asleep: bool = False
+    label: str | None = None  # relationship label from the trust ledger
+
+
+@dataclass(frozen=True)
+class Thing:
+    prop_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Place:
+    room_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Situation:
+    agent_id: int
+    rung: int
+    room: Place
+    room_description: str
+    scale: str
+    ambient_noise: str
+    people: tuple[tuple[str, str, int], ...]  # (name to use as a target, text as shown, agent id)
+    things: tuple[tuple[str, int], ...]  # (label as shown, prop id)
+    exits: tuple[Place, ...]
+    targets: dict = field(default_factory=dict, compare=False)  # lowercased name -> (kind, id)
+
+
+def perceive(
+    *,
+    agent_id: int,
+    rung: int,
+    room: Place,
+    room_description: str,
+    scale: str,
+    ambient_noise: str,
+    people: list[Person],
+    things: list[Thing],
+    exits: list[Place],
+    rooms_by_name: dict[str, int],
+) -> Situation:
+    """The agent's view of its room. `people` excludes the agent; order is kept."""
+    targets: dict[str, tuple[str, int]] = {name.lower(): ("room", rid) for name, rid in rooms_by_name.items()}
+    shown_people = []
+    for n, person in enumerate(people, start=1):
+        if rung == 0:
+            label = f"someone (unknown {n})"
+        else:
+            label = person.display_name
+        targets[label.lower()] = ("person", person.agent_id)
+        targets.setdefault(person.display_name.lower(), ("person", person.agent_id))
+        shown = label
+        if rung >= 1 and person.label:
+            shown = f"{label} ({person.label})"
+        if person.asleep:
+            shown += ", asleep"
+        shown_people.append((label, shown, person.agent_id))
+    shown_things = []
+    for n, thing in enumerate(things, start=1):
+        label = f"indistinct object {n}" if rung == 0 else thing.name
+        targets[label.lower()] = ("prop", thing.prop_id)
+        shown_things.append((label, thing.prop_id))
+    return Situation(
+        agent_id=agent_id,
+        rung=rung,
+        room=room,
+        room_description=room_description,
+        scale=scale,
+        ambient_noise=ambient_noise,
+        people=tuple(shown_people),
+        things=tuple(shown_things),
+        exits=tuple(exits),
+        targets=targets,
+    )
+
+
+def render_situation(s: Situation) -> str:
+    lines = [f"You are in the {s.room.name} ({s.scale}, {'noisy' if s.ambient_noise == 'high' else 'quiet'}). {s.room_description}"]
+    if s.people:
+        lines.append("People here: " + "; ".join(shown for _, shown, _ in s.people) + ".")
+    else:
+        lines.append("Nobody else is here.")
+    if s.things:
+        if s.rung == 0:
+            lines.append(f"{len(s.things)} indistinct objects: " + ", ".join(label for label, _ in s.things) + ".")
+        else:
+            lines.append("Items here: " + ", ".join(label for label, _ in s.things) + ".")
+    else:
+        lines.append("No objects you could examine.")
+    lines.append("Ways out: " + ", ".join(p.name for p in s.exits) + ".")
+    return "\n".join(lines)
+
+
+# What each action type may name, in the order the engine resolves it.
+TARGET_KINDS = {
+    "move": ("room",),
+    "interact": ("prop", "person"),
+    "attack": ("person",),
+    "communicate": ("person",),
+    "sleep": (),
+}
+
+
+def resolve_target(s: Situation, action: Action) -> tuple[str, int] | None | ActionFail:
+    """The (kind, id) an action names, None when it names nothing it needs, or an ActionFail."""
+    kinds = TARGET_KINDS[action.action_type]
+    if not kinds or action.target is None:
+        return None
+    found = s.targets.get(action.target.lower())
+    if found is None or found[0] not in kinds:
+        what = " or ".join({"room": "a room of the ship", "prop": "an object here", "person": "a person here"}[k] for k in kinds)
+        return ActionFail(f"unknown target {action.target!r}: {action.action_type} needs {what}")
+    if found == ("room", s.room.room_id):
+        return ActionFail(f"you are already in the {s.room.name}")
+    return found
