@@ -2,7 +2,7 @@
 the database together with the run's tick counter."""
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from memories.importance import importance_of
@@ -89,15 +89,13 @@ class TickWriter:
             LLMCall.objects.bulk_create(self.calls, batch_size=200)
             TrustEntry.objects.bulk_create(self.trust_new)
             if self.trust_changed:
-                TrustEntry.objects.bulk_update(self.trust_changed.values(), ["interaction_count", "updated_tick",
-                                                                              "score", "label", "emotional_tone",
-                                                                              "rationale"])
+                update_rows(TrustEntry, self.trust_changed.values(), TRUST_FIELDS)
             if self.history:
                 for entry, row in self.history:
                     row.entry_id = entry.pk
                 TrustHistory.objects.bulk_create([row for _, row in self.history])
             if self.dirty:
-                AgentState.objects.bulk_update([self.world.agents[i] for i in sorted(self.dirty)], AGENT_FIELDS)
+                update_rows(AgentState, [self.world.agents[i] for i in sorted(self.dirty)], AGENT_FIELDS)
         run.tick = new_tick
 
 
@@ -106,3 +104,15 @@ AGENT_FIELDS = [
     "attrition", "fatigue", "importance_accumulator", "last_reflection_tick", "reflection_pending",
     "slept_since_tick",
 ]
+TRUST_FIELDS = ["interaction_count", "updated_tick", "score", "label", "emotional_tone", "rationale"]
+
+
+def update_rows(model, objects, field_names) -> None:
+    """UPDATE ... WHERE id=%s with executemany: Django's bulk_update builds a CASE per field and
+    object, which costs more than the rest of a tick together."""
+    fields = [model._meta.get_field(name) for name in field_names]
+    assignments = ", ".join(f"{connection.ops.quote_name(f.column)} = %s" for f in fields)
+    sql = f"UPDATE {connection.ops.quote_name(model._meta.db_table)} SET {assignments} WHERE id = %s"
+    params = [[f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields] + [obj.pk] for obj in objects]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, params)
