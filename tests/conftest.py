@@ -1,3 +1,25 @@
 import os
+import sys
+from pathlib import Path
+
+import pytest
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def one_day_run(django_db_setup, django_db_blocker):
+    """A whole offline day of the 1912 scenario (sequential, seed 1912), run once per session."""
+    from voyage.engine.runner import advance, create_run
+    from world.models import Scenario
+
+    with django_db_blocker.unblock():
+        run = create_run(Scenario.objects.get(slug="1912"), seed=1912, target_ticks=480)
+        advance(run, 480)
+    return run
+
+
+def manage(*args, env=None, **kwargs):
+    """argv for `python manage.py ...` in a subprocess."""
+    return [sys.executable, str(ROOT / "manage.py"), *args]
