@@ -49,14 +49,18 @@ def database_from_url(url: str, sqlite_default_path) -> dict:
     except Exception as exc:  # dj_database_url raises several types
         raise ImproperlyConfigured(f"DATABASE_URL={url!r} cannot be parsed: {exc}") from exc
     if config["ENGINE"] == "django.db.backends.sqlite3":
-        if not config.get("NAME"):
-            raise ImproperlyConfigured(f"DATABASE_URL={url!r} names no SQLite file.")
+        if not config.get("NAME") or config["NAME"] == ":memory:":
+            raise ImproperlyConfigured(
+                f"DATABASE_URL={url!r} names no SQLite file (an in-memory database cannot be shared with the worker)."
+            )
         config["OPTIONS"] = {
             "transaction_mode": "IMMEDIATE",
             "timeout": 30,
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
         config["TEST"] = {"NAME": str(config["NAME"]) + ".test"}
+    elif not config.get("NAME"):
+        raise ImproperlyConfigured(f"DATABASE_URL={url!r} names no database.")
     return config
 
 

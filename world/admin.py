@@ -56,3 +56,10 @@ class RungAdmin(admin.ModelAdmin):
 class AgentStateAdmin(admin.ModelAdmin):
     list_display = ("persona", "run", "location", "rung", "alive", "asleep", "busy_until_tick", "fatigue")
     list_filter = ("run", "rung", "alive", "asleep")
+
+
+@admin.register(SoulEntry)
+class SoulEntryAdmin(admin.ModelAdmin):
+    list_display = ("persona", "position", "text")
+    list_filter = ("persona__scenario",)
+    search_fields = ("text", "persona__display_name")
