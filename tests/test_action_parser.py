@@ -1,0 +1,275 @@
+"""Pure tests for world.rules.actions: the six-key action contract."""
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from world.rules.actions import (
+    ACTION_TYPES,
+    KEYS,
+    MAX_DURATION,
+    MAX_TEXT,
+    VOLUMES,
+    Action,
+    ActionFail,
+    action_from_dict,
+    parse_action,
+)
+
+HYP = settings(max_examples=200, deadline=None)
+
+
+def good(**over):
+    base = {
+        "action_type": "communicate",
+        "target_character": "Ada Holloway",
+        "volume": "normal",
+        "dialogue": "Good evening.",
+        "duration_minutes": 3,
+        "internal_monologue": "She must not guess.",
+    }
+    base.update(over)
+    return base
+
+
+def raw(**over):
+    return json.dumps(good(**over))
+
+
+def without(key):
+    d = good()
+    del d[key]
+    return json.dumps(d)
+
+
+def check_contract(result):
+    assert isinstance(result, (Action, ActionFail))
+    if isinstance(result, ActionFail):
+        assert isinstance(result.reason, str) and result.reason.strip()
+        return
+    assert result.action_type in ACTION_TYPES
+    assert result.volume in VOLUMES
+    assert type(result.duration_minutes) is int and 1 <= result.duration_minutes <= MAX_DURATION
+    assert result.target is None or isinstance(result.target, str)
+    assert isinstance(result.dialogue, str) and len(result.dialogue) <= MAX_TEXT
+    assert isinstance(result.internal_monologue, str) and len(result.internal_monologue) <= MAX_TEXT
+    if result.action_type in ("interact", "move", "attack"):
+        assert result.target
+    if result.action_type == "communicate":
+        assert result.dialogue
+        if result.volume == "whisper":
+            assert result.target
+
+
+MALFORMED = [
+    ("", "not valid JSON"),
+    ("I will move to the deck.", "not valid JSON"),
+    ("{'action_type': 'move'}", "not valid JSON"),
+    ('{"action_type": "move",', "not valid JSON"),
+    ("[" * 5000 + "]" * 5000, "not valid JSON"),  # too deep to parse
+    ("[]", "not an object (got list)"),
+    (json.dumps([good()]), "not an object (got list)"),
+    ('"move"', "not an object (got str)"),
+    ("42", "not an object (got int)"),
+    ("null", "not an object (got NoneType)"),
+    ("{}", "missing key(s): action_type, target_character"),
+    (without("action_type"), "missing key(s): action_type"),
+    (without("internal_monologue"), "missing key(s): internal_monologue"),
+    (without("duration_minutes"), "missing key(s): duration_minutes"),
+    (raw(reasoning="hm"), "unexpected key(s): reasoning"),
+    (raw(Action_Type="move"), "unexpected key(s): Action_Type"),
+    (raw(action_type="dance"), "action_type must be one of"),
+    (raw(action_type="Move"), "action_type must be one of"),
+    (raw(action_type=None), "action_type must be one of"),
+    (raw(action_type=["move"]), "action_type must be one of"),
+    (raw(target_character=7), "target_character must be a string or null"),
+    (raw(target_character=["Ada"]), "target_character must be a string or null"),
+    (raw(volume="loud"), "volume must be one of whisper, normal, shout to communicate"),
+    (raw(volume=None), "volume must be one of whisper, normal, shout to communicate"),
+    (raw(volume="SHOUT"), "to communicate"),
+    (raw(action_type="move", volume="loud"), "volume must be one of whisper, normal, shout or null"),
+    (raw(dialogue=5), "dialogue must be a string"),
+    (raw(dialogue=["hi"]), "dialogue must be a string"),
+    (raw(dialogue={"text": "hi"}), "dialogue must be a string"),
+    (raw(dialogue=""), "communicate needs a non-empty dialogue"),
+    (raw(dialogue="   "), "communicate needs a non-empty dialogue"),
+    (raw(duration_minutes="5"), "whole number of minutes"),
+    (raw(duration_minutes=2.5), "whole number of minutes"),
+    (raw(duration_minutes=None), "whole number of minutes"),
+    (raw(duration_minutes=True), "whole number of minutes"),
+    (raw(duration_minutes=False), "whole number of minutes"),
+    (raw(duration_minutes=[5]), "whole number of minutes"),
+    (raw(duration_minutes=0), "between 1 and 480 (got 0)"),
+    (raw(duration_minutes=-3), "between 1 and 480 (got -3)"),
+    (raw(duration_minutes=481), "between 1 and 480 (got 481)"),
+    (raw(duration_minutes=10**30), "between 1 and 480"),
+    (raw(internal_monologue=3), "internal_monologue must be a string"),
+    (raw(volume="whisper", target_character=None), "a whisper needs a target_character"),
+    (raw(volume="whisper", target_character="   "), "a whisper needs a target_character"),
+    (raw(action_type="move", target_character=None, volume=None, dialogue=""), "move needs a target_character"),
+    (raw(action_type="move", target_character="", volume=None), "move needs a target_character"),
+    (raw(action_type="interact", target_character=None), "interact needs a target_character"),
+    (raw(action_type="attack", target_character="  "), "attack needs a target_character"),
+]
+
+
+@pytest.mark.parametrize("text, fragment", MALFORMED)
+def test_malformed_input_is_an_action_fail(text, fragment):
+    result = parse_action(text)
+    assert isinstance(result, ActionFail), result
+    assert fragment in result.reason
+
+
+def test_long_bad_value_is_shortened_in_reason():
+    result = parse_action(raw(action_type="x" * 500))
+    assert isinstance(result, ActionFail)
+    assert len(result.reason) < 150
+
+
+# --- valid inputs ----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "data, expected",
+    [
+        (good(), Action("communicate", "Ada Holloway", "normal", "Good evening.", 3, "She must not guess.")),
+        (good(volume="whisper"), Action("communicate", "Ada Holloway", "whisper", "Good evening.", 3, "She must not guess.")),
+        (good(volume="shout", target_character=None, dialogue="Fire!"), Action("communicate", None, "shout", "Fire!", 3, "She must not guess.")),
+        (good(target_character=None), Action("communicate", None, "normal", "Good evening.", 3, "She must not guess.")),
+        (good(action_type="move", target_character="Promenade Deck", volume=None, dialogue=None, duration_minutes=1),
+         Action("move", "Promenade Deck", "normal", "", 1, "She must not guess.")),
+        (good(action_type="interact", target_character="  Pocket watch ", volume="whisper", duration_minutes=480),
+         Action("interact", "Pocket watch", "whisper", "Good evening.", 480, "She must not guess.")),
+        (good(action_type="sleep", target_character=None, volume=None, dialogue="", duration_minutes=240, internal_monologue=None),
+         Action("sleep", None, "normal", "", 240, "")),
+        (good(action_type="attack", target_character="Bert Crane", duration_minutes=5.0),
+         Action("attack", "Bert Crane", "normal", "Good evening.", 5, "She must not guess.")),
+        (good(dialogue="  padded  ", internal_monologue="  think  "),
+         Action("communicate", "Ada Holloway", "normal", "padded", 3, "think")),
+    ],
+)
+def test_valid_input_round_trips(data, expected):
+    assert parse_action(json.dumps(data)) == expected
+    assert action_from_dict(data) == expected
+
+
+def test_key_order_does_not_matter():
+    data = good()
+    reordered = {k: data[k] for k in reversed(KEYS)}
+    assert parse_action(json.dumps(reordered)) == parse_action(json.dumps(data))
+
+
+def test_surrounding_whitespace_is_fine():
+    assert isinstance(parse_action("\n  " + raw() + "  \n"), Action)
+
+
+def test_long_text_is_cut_not_failed():
+    result = parse_action(raw(dialogue="a" * (MAX_TEXT + 50), internal_monologue="b" * (MAX_TEXT * 2)))
+    assert isinstance(result, Action)
+    assert result.dialogue == "a" * MAX_TEXT
+    assert result.internal_monologue == "b" * MAX_TEXT
+
+
+@pytest.mark.parametrize("action_type", ACTION_TYPES)
+def test_every_action_type_parses(action_type):
+    result = parse_action(raw(action_type=action_type, target_character="Ada Holloway"))
+    assert isinstance(result, Action)
+    assert result.action_type == action_type
+
+
+@pytest.mark.parametrize("minutes", [1, 2, 479, 480])
+def test_duration_bounds_accepted(minutes):
+    result = parse_action(raw(duration_minutes=minutes))
+    assert isinstance(result, Action) and result.duration_minutes == minutes
+
+
+# --- bugs found -----------------------------------------------------------------------------------
+@pytest.mark.xfail(strict=True, reason="int(float('nan'/'inf')) raises in action_from_dict; docstring says never raises")
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_non_finite_duration_is_an_action_fail(literal):
+    text = raw(duration_minutes=12345).replace("12345", literal)
+    result = parse_action(text)
+    assert isinstance(result, ActionFail)
+    assert "whole number" in result.reason
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="_show() json.dumps a value that json.loads could just parse; at the recursion boundary it raises "
+    "RecursionError out of parse_action (docstring: never an exception)",
+)
+def test_deeply_nested_bad_value_never_raises():
+    def attempt(depth):
+        text = json.dumps(good()).replace('"communicate"', "[" * depth + "]" * depth, 1)
+        return parse_action(text)
+
+    for depth in range(600, 1300):
+        check_contract(attempt(depth))
+
+
+# --- property tests -------------------------------------------------------------------------------
+json_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text()
+)
+json_values = st.recursive(
+    json_scalars,
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(), children, max_size=5),
+    max_leaves=20,
+)
+
+# Values near the contract's edges, to make valid Actions likely.
+plausible = {
+    "action_type": st.sampled_from(ACTION_TYPES + ("Move", "", "dance")) | json_values,
+    "target_character": st.none() | st.sampled_from(["Ada", "  ", "", "Grand Salon"]) | json_values,
+    "volume": st.none() | st.sampled_from(VOLUMES + ("loud",)) | json_values,
+    "dialogue": st.none() | st.text(max_size=20) | json_values,
+    "duration_minutes": st.integers(-5, 500) | st.floats(-5, 500, allow_nan=False) | json_values,
+    "internal_monologue": st.none() | st.text(max_size=20) | json_values,
+}
+
+
+@HYP
+@given(st.text())
+def test_arbitrary_text_never_raises(text):
+    result = parse_action(text)
+    assert isinstance(result, (Action, ActionFail))
+    if isinstance(result, ActionFail):
+        assert result.reason.strip()
+    check_contract(result)
+
+
+@HYP
+@given(json_values)
+def test_arbitrary_json_never_raises(value):
+    check_contract(parse_action(json.dumps(value)))
+
+
+@HYP
+@given(st.fixed_dictionaries({k: json_values for k in KEYS}))
+def test_six_keys_with_arbitrary_json_values(data):
+    check_contract(parse_action(json.dumps(data)))
+    check_contract(action_from_dict(data))
+
+
+@HYP
+@given(st.fixed_dictionaries(plausible))
+def test_six_keys_with_plausible_values(data):
+    result = parse_action(json.dumps(data))
+    check_contract(result)
+    if isinstance(result, Action):
+        assert result.action_type == data["action_type"]
+        assert result.duration_minutes == data["duration_minutes"]
+
+
+@HYP
+@given(
+    st.dictionaries(st.sampled_from(KEYS + ("extra", "Volume")), json_values, max_size=8),
+)
+def test_arbitrary_subsets_of_keys(data):
+    result = parse_action(json.dumps(data))
+    check_contract(result)
+    if set(data) != set(KEYS):
+        assert isinstance(result, ActionFail)
