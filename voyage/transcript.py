@@ -12,7 +12,7 @@ SHOWN = {
     "death": lambda e, who, room: f"✝ {e.text} in the {room}.",
     "attack": lambda e, who, room: f"⚔ {e.text} in the {room}.",
     "attrition": lambda e, who, room: f"Rumour: {e.text}",
-    "spouse_collision": lambda e, who, room: f"In the {room}, {', '.join(e.data['agents'])} wake together.",
+    "spouse_collision": lambda e, who, room: f"In the {room}, {', '.join(e.data['names'])} wake together.",
     "nightfall": lambda e, who, room: f"Nightfall: {e.text}.",
     "wind_down": lambda e, who, room: f"Evening: {e.text}.",
     "bulletin": lambda e, who, room: f"📰 {e.text}",
@@ -24,6 +24,7 @@ def markdown(run: Run, room_key: str | None = None) -> str:
     events = Event.objects.filter(run=run).select_related("actor__persona", "room").order_by("seq")
     if room_key:
         events = events.filter(room__key=room_key)
+    names = dict(run.scenario.personas.values_list("key", "display_name"))
     out = [f"# {run} — {run.scenario.name}", ""]
     day = None
     for e in events.iterator(chunk_size=2000):
@@ -31,6 +32,8 @@ def markdown(run: Run, room_key: str | None = None) -> str:
         if render is None:
             continue
         who = e.actor.persona.display_name if e.actor else ""
+        if "agents" in e.data:
+            e.data["names"] = [names[k] for k in e.data["agents"]]
         line = render(e, who, e.room.name if e.room else "")
         if line is None:
             continue
