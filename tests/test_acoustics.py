@@ -74,14 +74,6 @@ def test_matrix_row(scale, noise, volume, targeted, target_mode, bystander_mode)
     assert got == expect(target_mode, bystander_mode, volume == "shout", targeted)
 
 
-UNTARGETED_VAST_WHISPER_BUG = (
-    "module docstring: 'Speech with no target in a vast room reaches nobody's ears: everyone else only "
-    "OBSERVES it', but bystander_mode ignores its `targeted` argument and returns WHISPERED "
-    "('X whispered to Y' with no Y). Unreachable via parse_action (a whisper needs a target)."
-)
-
-
-@pytest.mark.xfail(strict=True, reason=UNTARGETED_VAST_WHISPER_BUG)
 @pytest.mark.parametrize("noise", ["low", "high"])
 def test_untargeted_whisper_in_vast_room_is_only_observed(noise):
     got = route("vast", noise, "whisper", target=None)

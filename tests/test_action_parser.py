@@ -182,8 +182,7 @@ def test_duration_bounds_accepted(minutes):
     assert isinstance(result, Action) and result.duration_minutes == minutes
 
 
-# --- bugs found -----------------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="int(float('nan'/'inf')) raises in action_from_dict; docstring says never raises")
+# --- once bugs, now fixed -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity", "1e999"])
 def test_non_finite_duration_is_an_action_fail(literal):
     text = raw(duration_minutes=12345).replace("12345", literal)
@@ -192,11 +191,6 @@ def test_non_finite_duration_is_an_action_fail(literal):
     assert "whole number" in result.reason
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_show() json.dumps a value that json.loads could just parse; at the recursion boundary it raises "
-    "RecursionError out of parse_action (docstring: never an exception)",
-)
 def test_deeply_nested_bad_value_never_raises():
     def attempt(depth):
         text = json.dumps(good()).replace('"communicate"', "[" * depth + "]" * depth, 1)

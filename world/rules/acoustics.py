@@ -15,7 +15,8 @@ What ambient noise changes (the Voyage rule, documented in the README):
 - A shout carries through the doorways into every adjacent *low*-noise room: its occupants receive
   SHOUT_NEARBY (that someone shouted next door, with no content). Noisy rooms swallow it.
 Sleepers hear nothing but a shout (a shout in their room, or one from next door).
-Speech with no target in a vast room reaches nobody's ears: everyone else only OBSERVES it.
+Normal speech or a whisper with no target in a vast room reaches nobody's ears: everyone else only
+OBSERVES it (a shout is HEARD by all, target or not).
 """
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ def bystander_mode(scale: str, ambient_noise: str, volume: str, targeted: bool) 
     if volume == "whisper":
         if scale == "small" and ambient_noise == "low":
             return HEARD
-        return WHISPERED
+        return WHISPERED if targeted else OBSERVED
     if scale == "small" or volume == "shout":
         return HEARD
     return OBSERVED

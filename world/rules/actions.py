@@ -5,6 +5,7 @@ Pure: no ORM, no I/O. Every input string yields exactly one of the two, never an
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 
 ACTION_TYPES = ("interact", "move", "communicate", "sleep", "attack")
@@ -69,7 +70,8 @@ def action_from_dict(data: dict) -> Action | ActionFail:
     dialogue = (dialogue or "").strip()[:MAX_TEXT]
 
     duration = data["duration_minutes"]
-    if isinstance(duration, bool) or not isinstance(duration, (int, float)) or duration != int(duration):
+    if (isinstance(duration, bool) or not isinstance(duration, (int, float))
+            or (isinstance(duration, float) and not math.isfinite(duration)) or duration != int(duration)):
         return ActionFail(f"duration_minutes must be a whole number of minutes (got {_show(duration)})")
     duration = int(duration)
     if not 1 <= duration <= MAX_DURATION:
@@ -98,5 +100,7 @@ def action_from_dict(data: dict) -> Action | ActionFail:
 
 
 def _show(value) -> str:
-    text = json.dumps(value) if not isinstance(value, float) or value == value else "NaN"
+    if isinstance(value, (list, dict)):
+        return f"a JSON {'array' if isinstance(value, list) else 'object'}"
+    text = json.dumps(value) if not isinstance(value, float) or math.isfinite(value) else str(value)
     return text if len(text) <= 40 else text[:37] + "..."
