@@ -69,9 +69,6 @@ def transcript_sha256(run: Run) -> str:
     return digest.hexdigest()
 
 
-ACTION_KINDS = ("move", "interact", "communicate", "sleep", "attack", "death", "action_fail")
-
-
 def run_summary(run: Run, wall_s: float) -> dict:
     from collections import Counter
 
@@ -79,8 +76,6 @@ def run_summary(run: Run, wall_s: float) -> dict:
 
     agents = AgentState.objects.filter(run=run)
     rungs = Counter(agents.values_list("rung", flat=True))
-    kinds = Counter(Event.objects.filter(run=run, kind__in=ACTION_KINDS).exclude(kind="move", data__arrived=False)
-                    .values_list("kind", flat=True))
     return {
         "run_id": run.pk,
         "ticks": run.tick,
@@ -89,7 +84,7 @@ def run_summary(run: Run, wall_s: float) -> dict:
         "alive": agents.filter(alive=True).count(),
         "rooms": run.scenario.rooms.count(),
         "actions": LLMCall.objects.filter(run=run, purpose="action").count(),
-        "action_fails": kinds["action_fail"],
+        "action_fails": Event.objects.filter(run=run, kind="action_fail").count(),
         "memories": Memory.objects.filter(run=run).count(),
         "llm_calls": LLMCall.objects.filter(run=run).count(),
         "wall_s": round(wall_s, 3),
