@@ -77,7 +77,7 @@ def recall_terms(situation: Situation) -> list[str]:
     return terms
 
 
-RECALL_STALE_ROWS = 25  # recall again once this many rows have left the hot window
+RECALL_STALE_ROWS = 40  # recall again once this many rows have left the hot window
 
 
 def recalled_text(world, agent, situation: Situation, tick: int) -> str:

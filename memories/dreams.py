@@ -18,9 +18,6 @@ from voyage.models import LLMCall
 from world.models import Room
 
 MIN_SLEEP_MINUTES = 30
-# Seed 004's minimum interval between dreams, in ticks (3 sim-hours): a string of naps does not
-# dream every time. Nightfall always dreams.
-MIN_DREAM_INTERVAL = 60
 DREAM_ROWS = 150  # the most recent rows since the last dream a dream reads
 DREAM_PEOPLE = 8
 
@@ -29,16 +26,12 @@ def queue_dreams(world, w, plan) -> None:
     """After the tick commits, queue a dream for everyone who fell asleep this tick for 30+ minutes."""
     from memories.jobs import queue
 
-    last = world.memory.last_dream_tick
     for a in world.living():
         began = a.slept_since_tick
         if not (a.asleep and began in (plan.tick, plan.new_tick)):
             continue
         if (a.busy_until_tick - began) * MINUTES_PER_TICK < MIN_SLEEP_MINUTES:
             continue
-        if not plan.nightfall and began - last.get(a.id, -MIN_DREAM_INTERVAL) < MIN_DREAM_INTERVAL:
-            continue
-        last[a.id] = began
         w.after_commit.append(lambda args=(world.run.pk, a.id, began): queue("dream", *args))
 
 

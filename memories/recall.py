@@ -15,7 +15,7 @@ from django.db import connection
 
 RECENCY_DECAY = 0.995  # per tick (3 sim-minutes): about 0.9 per simulated hour
 WEIGHTS = (0.5, 2.0, 3.0)  # recency, importance, relevance (seed 003)
-CANDIDATES = 100
+CANDIDATES = 40
 
 
 @dataclass(frozen=True)

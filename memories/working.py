@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db import connection
 from django.db.models import Count, Max, Sum
 from django.db.models.functions import Length
 
@@ -48,8 +49,6 @@ class WorkingMemory:
         for aid in self.agent_ids:
             self.load[aid] = self._count(aid, covered.get(aid) or 0)
         self._load_summaries(self.agent_ids)
-        self.last_dream_tick: dict[int, int] = dict(
-            Dream.objects.filter(run=run).values("agent_id").annotate(m=Max("tick")).values_list("agent_id", "m"))
         latest = (Dream.objects.filter(run=run).values("agent_id").annotate(m=Max("id")).values_list("m", flat=True))
         for d in Dream.objects.filter(id__in=list(latest)):
             self.dream[d.agent_id] = DreamLine(d.id, d.tick, d.text)
@@ -92,7 +91,18 @@ class WorkingMemory:
             load.chars += len(row.text)
 
     def refresh(self) -> None:
-        """Pick up summaries and dreams written by jobs since we last looked (two indexed queries)."""
+        """Pick up summaries and dreams written by jobs since we last looked: one small query, and
+        more only when something is new."""
+        with connection.cursor() as cur:
+            cur.execute("SELECT (SELECT MAX(id) FROM memory_summaries WHERE run_id = %s),"
+                        " (SELECT MAX(id) FROM memory_dreams WHERE run_id = %s)", [self.run.pk, self.run.pk])
+            top_summary, top_dream = cur.fetchone()
+        if (top_summary or 0) > self.last_summary_id:
+            self._new_summaries()
+        if (top_dream or 0) > self.last_dream_id:
+            self._new_dreams()
+
+    def _new_summaries(self) -> None:
         new = list(MemorySummary.objects.filter(run=self.run, id__gt=self.last_summary_id)
                    .values_list("id", "agent_id"))
         if new:
@@ -100,6 +110,8 @@ class WorkingMemory:
             for aid in sorted({a for _, a in new}):
                 if aid in self.load:
                     self.recount(aid)
+
+    def _new_dreams(self) -> None:
         dreams = list(Dream.objects.filter(run=self.run, id__gt=self.last_dream_id).order_by("id"))
         for d in dreams:
             self.last_dream_id = d.id
