@@ -3,14 +3,36 @@ folding) and dreaming. Queued on the "memory" cluster after the tick that asked 
 Delivery is at-least-once, so both are idempotent (unique constraints decide who wrote first)."""
 from __future__ import annotations
 
+import logging
+
 from django.db import transaction
 from django_q.tasks import async_task
 
 
-def queue(job: str, *args) -> str:
-    # Inside a transaction: outside one, the ORM broker closes and reopens the connection per task.
-    with transaction.atomic():
-        return async_task(f"memories.jobs.{job}", *args, cluster="memory", task_name=f"{job}-" + "-".join(map(str, args)))
+class _QuietEnqueue(logging.Filter):
+    """A dream per sleeper and a compaction per agent every few hours: django-q2's INFO line for
+    each enqueue would bury a batch run's progress bar."""
+
+    def filter(self, record):
+        return not record.getMessage().startswith("Enqueued [memory]")
+
+
+logging.getLogger("django-q").addFilter(_QuietEnqueue())
+log = logging.getLogger("voyage.memory")
+
+
+def queue(job: str, *args) -> str | None:
+    """Called after a tick has committed: a broker that cannot take the job must not fail a run
+    whose tick is already safe. A lost compaction is queued again as rows grow; a lost dream is
+    only a night without one."""
+    try:
+        # Inside a transaction: outside one, the ORM broker closes and reopens the connection per task.
+        with transaction.atomic():
+            return async_task(f"memories.jobs.{job}", *args, cluster="memory",
+                              task_name=f"{job}-" + "-".join(map(str, args)))
+    except Exception:
+        log.exception("could not queue memories.jobs.%s%s", job, args)
+        return None
 
 
 def compact_agent(run_id: int, agent_id: int, tick: int) -> int:

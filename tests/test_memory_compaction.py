@@ -3,6 +3,7 @@ once), the hard threshold compacts before the call, summaries cover exactly the 
 raw rows are never deleted, and the oldest summaries fold into eras, recursively."""
 import pytest
 from django_q.brokers import get_broker
+from django_q.models import OrmQ
 from django_q.tasks import _sync as run_package
 
 from memories.compaction import check_before_action, compact, fold_eras, _identity
@@ -24,6 +25,7 @@ def _agent_with_rows(run, older: int, older_text: str = "a quiet moment on deck"
 
 
 def test_199_older_rows_queue_nothing_and_200_queue_a_job_on_the_orm_broker():
+    OrmQ.objects.filter(key="memory").delete()  # other runs' queued jobs (rolled back after the test)
     run = new_run()
     agent = _agent_with_rows(run, 199)
     world, w = world_and_writer(run)
@@ -134,3 +136,19 @@ def test_compaction_jobs_run_through_the_worker_path_when_sync():
     assert MemorySummary.objects.filter(run=run).count() >= 20
     assert LLMCall.objects.filter(run=run, purpose="compaction", outcome="ok").count() == \
         MemorySummary.objects.filter(run=run, level=0).count()
+
+
+def test_a_broker_that_refuses_a_job_does_not_fail_the_committed_tick(monkeypatch):
+    import memories.jobs
+
+    def refuse(*args, **kwargs):
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(memories.jobs, "async_task", refuse)
+    run = new_run()
+    agent = _agent_with_rows(run, 200)
+    world, w = world_and_writer(run)
+    assert check_before_action(world, w, world.agents[agent.id], OfflineModel(seed=1)) == SOFT
+    w.commit(run.tick + 1)
+    run.refresh_from_db()
+    assert run.tick == 1 and not MemorySummary.objects.filter(run=run).exists()
