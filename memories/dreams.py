@@ -23,16 +23,19 @@ DREAM_PEOPLE = 8
 
 
 def queue_dreams(world, w, plan) -> None:
-    """After the tick commits, queue a dream for everyone who fell asleep this tick for 30+ minutes."""
+    """After the tick commits, queue the dreams of everyone who fell asleep this tick for 30+ minutes
+    (one job for them all: at nightfall that is the whole ship)."""
     from memories.jobs import queue
 
+    sleepers = []
     for a in world.living():
         began = a.slept_since_tick
-        if not (a.asleep and began in (plan.tick, plan.new_tick)):
-            continue
-        if (a.busy_until_tick - began) * MINUTES_PER_TICK < MIN_SLEEP_MINUTES:
-            continue
-        w.after_commit.append(lambda args=(world.run.pk, a.id, began): queue("dream", *args))
+        if a.asleep and began in (plan.tick, plan.new_tick) and \
+                (a.busy_until_tick - began) * MINUTES_PER_TICK >= MIN_SLEEP_MINUTES:
+            sleepers.append([a.id, began])
+    if sleepers:
+        name = f"dreams-{world.run.pk}-{plan.new_tick}"
+        w.after_commit.append(lambda args=(world.run.pk, sorted(sleepers)): queue("dreams", *args, name=name))
 
 
 def dream(agent_id: int, tick: int, *, gateway=None) -> Dream | None:

@@ -21,7 +21,7 @@ logging.getLogger("django-q").addFilter(_QuietEnqueue())
 log = logging.getLogger("voyage.memory")
 
 
-def queue(job: str, *args) -> str | None:
+def queue(job: str, *args, name: str = "") -> str | None:
     """Called after a tick has committed: a broker that cannot take the job must not fail a run
     whose tick is already safe. A lost compaction is queued again as rows grow; a lost dream is
     only a night without one."""
@@ -29,7 +29,7 @@ def queue(job: str, *args) -> str | None:
         # Inside a transaction: outside one, the ORM broker closes and reopens the connection per task.
         with transaction.atomic():
             return async_task(f"memories.jobs.{job}", *args, cluster="memory",
-                              task_name=f"{job}-" + "-".join(map(str, args)))
+                              task_name=(name or f"{job}-" + "-".join(map(str, args)))[:100])
     except Exception:
         log.exception("could not queue memories.jobs.%s%s", job, args)
         return None
@@ -39,6 +39,11 @@ def compact_agent(run_id: int, agent_id: int, tick: int) -> int:
     from memories.compaction import compact
 
     return len(compact(agent_id, tick=tick))
+
+
+def dreams(run_id: int, sleepers: list) -> int:
+    """The dreams of everyone who fell asleep at one tick: [[agent_id, tick], ...]."""
+    return sum(dream(run_id, agent_id, tick) is not None for agent_id, tick in sleepers)
 
 
 def dream(run_id: int, agent_id: int, tick: int) -> int | None:
