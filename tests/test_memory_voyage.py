@@ -63,11 +63,19 @@ def test_trust_calls_grow_the_history_and_their_labels_reach_rung_1_prompts(voya
     assert judged.count() > 50
     grown = [e for e in TrustEntry.objects.filter(run=voyage) if e.history.count() >= 2]
     assert grown and all(e.assessed_tick >= 0 for e in grown)
-    pattern = re.compile(r"People here: [^\n]*\((" + "|".join(TRUST_LABELS) + r")\)")
-    shown = [c for c in action_calls(voyage, tick__gte=15) if pattern.search(c.prompt[1]["content"])]
-    assert shown, "no rung-1 prompt showed a label a trust call gave"
-    for call in shown[:20]:
-        assert AgentState.objects.get(pk=call.agent_id).rung >= 1 or "someone (unknown" not in call.prompt[1]["content"]
+    people = re.compile(r"People here: ([^\n]*)\.")
+    labelled = re.compile(r"([A-Z][\w.' -]+?) \((" + "|".join(TRUST_LABELS) + r")\)")
+    names = dict(AgentState.objects.filter(run=voyage).values_list("persona__display_name", "id"))
+    checked = 0
+    for call in action_calls(voyage, tick__gte=15).iterator():
+        line = people.search(call.prompt[1]["content"])
+        for name, label in labelled.findall(line.group(1)) if line else ():
+            # the label shown is the one the agent's own trust call gave that person, before this call
+            given = TrustHistory.objects.filter(entry__agent_id=call.agent_id, entry__other_id=names[name],
+                                                tick__lte=call.tick).order_by("-tick", "-id").first()
+            assert given is not None and given.label == label, (call.id, name, label)
+            checked += 1
+    assert checked > 20, "too few rung-1 prompts showed a label a trust call gave"
 
 
 def test_reflections_carry_existing_evidence_and_the_right_depth(voyage):
