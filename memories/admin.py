@@ -1,7 +1,7 @@
 """Memory is read-only in the admin: staff inspect it, nobody edits what an agent remembers."""
 from django.contrib import admin
 
-from memories.models import Memory, MemorySummary, TrustEntry, TrustHistory
+from memories.models import DiaryEntry, Dream, Memory, MemorySummary, TrustEntry, TrustHistory
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -24,7 +24,7 @@ class MemoryAdmin(ReadOnlyAdmin):
 
 @admin.register(MemorySummary)
 class MemorySummaryAdmin(ReadOnlyAdmin):
-    list_display = ("agent", "level", "first_row", "last_row", "row_count", "tick")
+    list_display = ("agent", "level", "first_row", "last_row", "row_count", "tick", "folded_into")
 
 
 class TrustHistoryInline(admin.TabularInline):
@@ -43,3 +43,16 @@ class TrustEntryAdmin(ReadOnlyAdmin):
 @admin.register(TrustHistory)
 class TrustHistoryAdmin(ReadOnlyAdmin):
     list_display = ("entry", "tick", "label", "score")
+
+
+@admin.register(Dream)
+class DreamAdmin(ReadOnlyAdmin):
+    list_display = ("agent", "tick", "identity")
+    list_filter = ("run",)
+
+
+@admin.register(DiaryEntry)
+class DiaryEntryAdmin(ReadOnlyAdmin):
+    list_display = ("agent", "date", "mood", "location", "text")
+    list_filter = ("run", "mood")
+    search_fields = ("text",)

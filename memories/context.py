@@ -8,7 +8,7 @@ rows. Nothing another agent thought or was not heard saying can enter.
 from __future__ import annotations
 
 from voyage.engine.schedule import WIND_DOWN, clock, TICKS_PER_DAY
-from world.rules.ladder import rung_spec
+from memories.writing import identity_for
 from world.rules.perception import Situation, render_situation
 from world.rules.prompt_text import RULES
 
@@ -16,23 +16,9 @@ ANSWER_NOW = "Your turn. Answer with the one JSON object only."
 
 
 def identity_text(world, agent) -> str:
-    """Who the agent knows itself to be, gated by its rung."""
-    persona = agent.persona
-    spec = rung_spec(world.rungs, agent.rung)
-    parts = [f"Your state of mind — rung {spec.level}, {spec.name}: {spec.reveals}"]
-    if agent.rung >= 1:
-        parts.append(f"You are {persona.display_name}.")
-        parts.append(world.scenario.premise)
-    else:
-        parts.append("You do not know who you are, where you are, or when this is.")
-    if agent.rung >= 2:
-        parts.append(f"Your life on paper: {persona.history}")
-        parts.append(f"What you fear: {persona.fear}")
-        parts.append(f"Your secret: {persona.secret}")
-    soul = world.soul.get(persona.id, [])
-    if soul:
-        parts.append("What you hold true, whatever else you forget:\n" + "\n".join(f"- {s}" for s in soul))
-    return "\n\n".join(parts)
+    """Who the agent knows itself to be, gated by its rung, with its soul entries."""
+    return identity_for(agent.persona, agent.rung, world.rungs, world.scenario.premise,
+                        world.soul.get(agent.persona.id, []))
 
 
 def time_text(agent, tick: int) -> str:
@@ -45,7 +31,7 @@ def time_text(agent, tick: int) -> str:
 
 def hot_window_text(world, agent) -> str:
     lines = [f"[{clock(h.tick)[-5:]}] {h.text}" for h in reversed(world.hot[agent.id])]
-    return "Your memories, newest first:\n" + ("\n".join(lines) if lines else "(none)")
+    return HOT_HEADER + "\n" + ("\n".join(lines) if lines else "(none)")
 
 
 def cues_for(world, agent, tick: int) -> frozenset[str]:
@@ -63,12 +49,83 @@ CUE_TEXT = {
 }
 
 
+RECALL_K = 4
+RECALLED_CHARS = 160
+SUMMARIES_HEADER = "What you remember of earlier times, oldest first:"
+DREAM_HEADER = "Your last dream:"
+RECALL_HEADER = "Older memories this place and these people bring back:"
+HOT_HEADER = "Your memories, newest first:"
+
+
+def past_text(world, agent) -> str:
+    """Summaries oldest first, then the latest dream: the slow-changing part of the prefix."""
+    parts = []
+    summaries = world.memory.summaries.get(agent.id) or []
+    if summaries:
+        parts.append(SUMMARIES_HEADER + "\n" + "\n".join(f"- {s.text}" for s in summaries))
+    dream = world.memory.dream.get(agent.id)
+    if dream is not None:
+        parts.append(DREAM_HEADER + "\n" + dream.text)
+    return "\n\n".join(parts)
+
+
+def recall_terms(situation: Situation) -> list[str]:
+    """What the agent can name around it: the room, and from rung 1 the people and items here."""
+    terms = [situation.room.name]
+    if situation.rung >= 1:
+        terms += [label for label, _, _ in situation.people] + [label for label, _ in situation.things]
+    return terms
+
+
+RECALL_STALE_ROWS = 40  # recall again once this many rows have left the hot window
+
+
+def recalled_text(world, agent, situation: Situation, tick: int) -> str:
+    """Up to RECALL_K older rows the situation brings back. The search is cached per agent while the
+    same names are around and the hot window has moved on by fewer than RECALL_STALE_ROWS rows, so
+    most action calls cost no query."""
+    from memories.recall import recall
+
+    terms = tuple(recall_terms(situation))
+    grown = world.memory.load[agent.id].count
+    cached = world.memory.recalled.get(agent.id)
+    if cached and cached[0] == terms and 0 <= grown - cached[1] < RECALL_STALE_ROWS:
+        return cached[2]
+    hot = world.hot[agent.id]
+    before = next((h.id for h in hot if h.id is not None), None)  # the oldest committed hot row
+    if before is None:
+        return ""
+    hits = _distinct(recall(agent.id, terms, k=RECALL_K * 2, before_id=before, now_tick=tick))[:RECALL_K]
+    text = ""
+    if hits:
+        lines = [f"[{clock(h.tick)}] {h.text[:RECALLED_CHARS]}" for h in sorted(hits, key=lambda h: h.id)]
+        text = RECALL_HEADER + "\n" + "\n".join(lines)
+    world.memory.recalled[agent.id] = (terms, grown, text)
+    return text
+
+
+def _distinct(hits):
+    """Leave out repeats (the same object examined twice reads the same)."""
+    seen, out = set(), []
+    for h in hits:
+        key = h.text[:RECALLED_CHARS]
+        if key not in seen:
+            seen.add(key)
+            out.append(h)
+    return out
+
+
 def action_messages(world, agent, situation: Situation, tick: int, cues: frozenset[str]) -> list[dict]:
+    """Stable prefix first: rules and rung, soul entries, summaries, latest dream; then recalled rows,
+    the current situation, and the hot window newest first."""
     system = RULES + "\n" + identity_text(world, agent)
-    user = [time_text(agent, tick), render_situation(situation)]
+    past = past_text(world, agent)
+    if past:
+        system += "\n\n" + past
+    user = [recalled_text(world, agent, situation, tick), time_text(agent, tick), render_situation(situation)]
     user += [CUE_TEXT[c] for c in sorted(cues)]
     user += [hot_window_text(world, agent), ANSWER_NOW]
-    return [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(user)}]
+    return [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(p for p in user if p)}]
 
 
 def writing_messages(world, agent, instruction: str, lines: list[str]) -> list[dict]:

@@ -60,6 +60,12 @@ class MemorySummary(models.Model):
         db_table = "memory_summaries"
         ordering = ["agent", "first_row"]
         verbose_name_plural = "memory summaries"
+        # Two workers compacting the same agent at once compute the same first row: the second
+        # insert fails and its work is dropped (delivery is at-least-once).
+        constraints = [models.UniqueConstraint(fields=["agent", "level", "first_row"], name="summary_range_unique")]
+
+    def __str__(self):
+        return f"L{self.level} rows {self.first_row}-{self.last_row}: {self.text[:60]}"
 
 
 class TrustEntry(models.Model):
@@ -75,6 +81,8 @@ class TrustEntry(models.Model):
     interaction_count = models.PositiveIntegerField(default=0)
     first_met_tick = models.IntegerField()
     updated_tick = models.IntegerField()
+    # The tick of the last trust call about this pair: entries touched since are "dealt with".
+    assessed_tick = models.IntegerField(default=-1)
 
     class Meta:
         db_table = "trust_ledger"
@@ -94,3 +102,52 @@ class TrustHistory(models.Model):
         db_table = "trust_history"
         ordering = ["entry", "tick", "id"]
         verbose_name_plural = "trust history"
+
+
+class Dream(models.Model):
+    """A consolidation written while the agent slept 30+ sim-minutes: a third-person narrative of
+    its recent past in three parts, shown to it on waking."""
+
+    run = models.ForeignKey("voyage.Run", on_delete=models.CASCADE, related_name="+")
+    agent = models.ForeignKey("world.AgentState", on_delete=models.CASCADE, related_name="dreams")
+    tick = models.IntegerField(help_text="the tick the sleep began")
+    first_row = models.BigIntegerField(null=True, blank=True)
+    last_row = models.BigIntegerField(null=True, blank=True)
+    identity = models.TextField(help_text="who it believes it is and what it wants")
+    places = models.TextField(help_text="the rooms it knows")
+    people = models.TextField(help_text="whom it trusts or suspects")
+    rooms_known = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        db_table = "memory_dreams"
+        ordering = ["agent", "tick"]
+        constraints = [models.UniqueConstraint(fields=["agent", "tick"], name="dream_once_per_sleep")]
+
+    @property
+    def text(self) -> str:
+        return "\n\n".join(p for p in (self.identity, self.places, self.people) if p)
+
+    def __str__(self):
+        return f"dream at {self.tick}: {self.identity[:60]}"
+
+
+class DiaryEntry(models.Model):
+    """One dated entry per agent per day, written at nightfall."""
+
+    run = models.ForeignKey("voyage.Run", on_delete=models.CASCADE, related_name="+")
+    agent = models.ForeignKey("world.AgentState", on_delete=models.CASCADE, related_name="diary")
+    date = models.DateField()
+    day = models.PositiveIntegerField()
+    tick = models.IntegerField()
+    mood = models.CharField(max_length=60)
+    location = models.ForeignKey("world.Room", on_delete=models.PROTECT, related_name="+")
+    text = models.TextField()
+
+    class Meta:
+        db_table = "memory_diary"
+        ordering = ["agent", "date"]
+        verbose_name_plural = "diary entries"
+        constraints = [models.UniqueConstraint(fields=["agent", "date"], name="diary_one_per_date")]
+
+    def __str__(self):
+        return f"{self.date} ({self.mood}): {self.text[:60]}"

@@ -4,7 +4,10 @@ from __future__ import annotations
 import logging
 from collections import Counter
 
+from memories import reflection, trust
+from memories.compaction import check_before_action
 from memories.context import action_messages, cues_for, writing_messages
+from memories.diary import rows_of_day, write_diaries
 from voyage.engine.resolve import fail, fall_asleep, hop, resolve_action
 from voyage.engine.schedule import TICKS_PER_DAY, clock, next_dawn
 from voyage.engine.world import RunWorld
@@ -115,6 +118,7 @@ def act_sequentially(world: RunWorld, w: TickWriter, gateway: Gateway, order: li
         a = world.agents[aid]
         if _travel_or_collapse(world, w, a):
             continue
+        check_before_action(world, w, a, gateway)  # compaction: soft queues a job, hard compacts now
         situation, request = action_request(world, a, w.tick)
         settle(world, w, a, situation, request, gateway.complete(request))
 
@@ -125,6 +129,8 @@ def act_simultaneously(world: RunWorld, w: TickWriter, gateway: Gateway, order: 
     deciding = [world.agents[aid] for aid in order if _ready(world.agents[aid], w.tick)
                 and world.agents[aid].destination_id is None
                 and world.agents[aid].fatigue < world.run.fatigue_limit]
+    for a in deciding:
+        check_before_action(world, w, a, gateway)  # compaction: soft queues a job, hard compacts now
     asked = {a.id: action_request(world, a, w.tick) for a in deciding}
     answers = gateway.complete_many([req for _, req in asked.values()]) if asked else []
     answered = dict(zip(asked, answers))
@@ -173,14 +179,17 @@ def reflections(world: RunWorld, w: TickWriter, gateway: Gateway, plan) -> None:
         if plan.scheduled_reflection or a.reflection_pending or spike:
             why = a.reflection_pending or ("a tension spike" if spike else "the hour")
             due.append((a, why))
-    requests = []
+    requests, evidence = [], []
     for a, why in due:
-        lines = [h.text for h in world.hot[a.id]]
+        shown = list(world.hot[a.id])  # the rows the prompt shows are the reflection's evidence
+        lines = [h.text for h in shown]
         messages = writing_messages(world, a, REFLECT + f" (Prompted by {why}.)", lines)
         requests.append(ModelRequest(purpose=REFLECTION, messages=messages, tick=w.tick, agent_id=a.id,
                                      agent_key=a.persona.key, hints=TextHints(tuple(lines))))
+        evidence.append(shown)
     answers = gateway.complete_many(requests) if requests else []
-    for (a, why), request, answer in zip(due, requests, answers):
+    written = []
+    for (a, why), request, answer, shown in zip(due, requests, answers, evidence):
         a.last_reflection_tick = w.tick
         a.reflection_pending = ""
         a.importance_accumulator = 0
@@ -191,10 +200,15 @@ def reflections(world: RunWorld, w: TickWriter, gateway: Gateway, plan) -> None:
         text = answer.text.strip()
         if not text.startswith("[reflection]"):
             text = "[reflection] " + text
-        w.remember(a, "reflection", text, depth=1)
+        written.append((a, why, request, answer, shown, text))
+    scores = reflection.score_importance(world, w, gateway, [(a, text) for a, _, _, _, _, text in written])
+    for (a, why, request, answer, shown, text), score in zip(written, scores):
+        reflection.remember(w, a, text, score, shown)
         a.importance_accumulator = 0
         w.call(request, answer, LLMCall.OK, why)
         w.event("reflection", actor=a, room_id=a.location_id, text=why)
+    # trust calls (reasoning on) for the people each reflecting agent dealt with, from its hot window
+    trust.assess(world, w, gateway, [a for a, *_ in written], lambda a: [h.text for h in world.hot[a.id]])
 
 
 # --- 6. wind-down --------------------------------------------------------------------------
@@ -216,6 +230,15 @@ def nightfall(world: RunWorld, w: TickWriter) -> None:
         w.remember(a, "sleep", f"Night falls. You sleep where you are, in the {world.room_name(a.location_id)}.")
         w.touch(a)
     w.event("nightfall", text=f"all aboard sleep until {clock(dawn)}")
+
+
+def night_thoughts(world: RunWorld, w: TickWriter, gateway: Gateway) -> None:
+    """At nightfall: each living agent's diary entry, and its trust calls for the people it dealt
+    with, both from its own rows of the day."""
+    day_rows = {a.id: rows_of_day(world, w, a) for a in world.living()}
+    write_diaries(world, w, gateway, day_rows)
+    trust.assess(world, w, gateway, sorted(world.living(), key=lambda a: a.persona.key),
+                 lambda a: [r[3] for r in day_rows[a.id]])
 
 
 # --- 8. digest -----------------------------------------------------------------------------

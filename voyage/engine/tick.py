@@ -8,7 +8,8 @@ from __future__ import annotations
 import random
 
 from voyage.engine import steps
-from voyage.engine.schedule import plan_tick
+from memories.dreams import queue_dreams
+from voyage.engine.schedule import is_overnight, plan_tick
 from voyage.engine.world import RunWorld
 from voyage.engine.writer import TickWriter
 from voyage.gateway.base import Gateway
@@ -18,6 +19,8 @@ def run_tick(world: RunWorld, gateway: Gateway) -> TickWriter:
     run = world.run
     plan = plan_tick(run.tick, run.reflection_schedule)
     w = TickWriter(world, plan.tick)
+    if not is_overnight(plan.tick):
+        world.memory.refresh()                     # summaries and dreams the memory jobs wrote meanwhile
 
     if plan.spouse_collision:                      # 1. spouse collision (tick == 1, one-shot)
         steps.spouse_collision(world, w)
@@ -34,10 +37,12 @@ def run_tick(world: RunWorld, gateway: Gateway) -> TickWriter:
         steps.wind_down(world, w)
     if plan.nightfall:                             # 7. nightfall
         steps.nightfall(world, w)
+        steps.night_thoughts(world, w, gateway)    #    diary entries and trust calls
     if plan.digest:                                # 8. digest (log only)
         steps.digest(world, w)
     if plan.bulletin:                              # 9. daily bulletin
         steps.bulletin(world, w, gateway)
+    queue_dreams(world, w, plan)                   # sleepers of 30+ minutes dream (queued after commit)
     return w
 
 

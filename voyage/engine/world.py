@@ -10,17 +10,26 @@ from collections import deque
 from dataclasses import dataclass
 
 from memories.models import Memory, TrustEntry
+from memories.working import WorkingMemory
 from voyage.models import Event, Run
 from world.models import AgentState, Exit, Prop, Room, SoulEntry
 from world.rules.graph import RoomGraph
 from world.rules.perception import Person, Place, Situation, Thing, perceive
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class HotLine:
     tick: int
     kind: str
     text: str
+    importance: int = 1
+    depth: int = 0
+    row_id: int | None = None
+    row: Memory | None = None  # a row buffered this tick: its id arrives when the tick commits
+
+    @property
+    def id(self) -> int | None:
+        return self.row_id if self.row_id is not None else (self.row.pk if self.row is not None else None)
 
 
 class RunWorld:
@@ -47,8 +56,10 @@ class RunWorld:
         self.hot: dict[int, deque[HotLine]] = {}
         limit = run.hot_memory_limit
         for aid in self.agents:
-            rows = Memory.objects.filter(agent_id=aid).order_by("-id").values_list("tick", "kind", "text")[:limit]
+            rows = (Memory.objects.filter(agent_id=aid).order_by("-id")
+                    .values_list("tick", "kind", "text", "importance", "depth", "id")[:limit])
             self.hot[aid] = deque((HotLine(*r) for r in reversed(rows)), maxlen=limit)
+        self.memory = WorkingMemory(run, self.agents)  # compaction counters, summaries, latest dream
         last = Event.objects.filter(run=run).order_by("-seq").values_list("seq", flat=True).first()
         self._seq = -1 if last is None else last
         self.trust: dict[tuple[int, int], TrustEntry] = {

@@ -30,6 +30,8 @@ class TickWriter:
         self.trust_changed: dict[int, TrustEntry] = {}
         self.history: list[tuple[TrustEntry, TrustHistory]] = []
         self.dirty: set[int] = set()
+        self.others: list = []  # other rows of the tick (diary entries), inserted with it
+        self.after_commit: list = []  # callables run once the tick has committed (queueing memory jobs)
 
     # --- buffering ------------------------------------------------------------------------
     def remember(self, agent: AgentState, kind: str, text: str, importance: int | None = None, **extra) -> Memory:
@@ -37,7 +39,8 @@ class TickWriter:
         row = Memory(run_id=self.world.run.pk, agent_id=agent.id, tick=self.tick, kind=kind, text=text,
                      importance=importance, **extra)
         self.memories.append(row)
-        self.world.hot[agent.id].append(HotLine(self.tick, kind, text))
+        self.world.hot[agent.id].append(HotLine(self.tick, kind, text, importance, extra.get("depth", 0), row=row))
+        self.world.memory.grow(agent.id, len(text))
         agent.importance_accumulator += importance
         self.dirty.add(agent.id)
         return row
@@ -85,6 +88,9 @@ class TickWriter:
             if advanced != 1:
                 raise TickConflict(f"run {run.pk}: tick {self.start_tick} was already committed elsewhere")
             Memory.objects.bulk_create(self.memories, batch_size=500)
+            resolve_evidence(self.memories)
+            for model in {type(o) for o in self.others}:
+                model.objects.bulk_create([o for o in self.others if type(o) is model])
             Event.objects.bulk_create(self.events, batch_size=500)
             LLMCall.objects.bulk_create(self.calls, batch_size=200)
             TrustEntry.objects.bulk_create(self.trust_new)
@@ -97,6 +103,17 @@ class TickWriter:
             if self.dirty:
                 update_rows(AgentState, [self.world.agents[i] for i in sorted(self.dirty)], AGENT_FIELDS)
         run.tick = new_tick
+        for job in self.after_commit:
+            job()
+
+
+def resolve_evidence(rows: list[Memory]) -> None:
+    """Reflections citing rows of their own tick learn those rows' ids now that they are inserted."""
+    pending = [m for m in rows if getattr(m, "evidence_rows", None)]
+    for m in pending:
+        m.evidence = sorted(r if isinstance(r, int) else r.pk for r in m.evidence_rows)
+    if pending:
+        update_rows(Memory, pending, ["evidence"])
 
 
 AGENT_FIELDS = [
@@ -104,7 +121,7 @@ AGENT_FIELDS = [
     "attrition", "fatigue", "importance_accumulator", "last_reflection_tick", "reflection_pending",
     "slept_since_tick",
 ]
-TRUST_FIELDS = ["interaction_count", "updated_tick", "score", "label", "emotional_tone", "rationale"]
+TRUST_FIELDS = ["interaction_count", "updated_tick", "score", "label", "emotional_tone", "rationale", "assessed_tick"]
 
 
 def update_rows(model, objects, field_names) -> None:

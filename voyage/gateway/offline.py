@@ -12,6 +12,7 @@ import random
 
 from voyage.gateway.base import ACTION, BULLETIN, Gateway, ModelAnswer, ModelRequest
 from voyage.gateway.hints import ActionHints, TextHints
+from voyage.gateway.offline_writing import WRITERS
 
 WORDS = (
     "heron larch cobalt anchor saffron lantern thistle marlin juniper pewter quill ember harbour "
@@ -140,6 +141,8 @@ class OfflineModel(Gateway):
 
     # --- writing purposes -----------------------------------------------------------------
     def _write(self, rng: random.Random, purpose: str, h: TextHints) -> str:
+        if purpose in WRITERS:  # the memory purposes: offline_writing.py
+            return WRITERS[purpose](rng, h)
         picked = [line for line in h.lines if line][-3:]
         gist = " ".join(picked)[:400]
         if purpose == "reflection":

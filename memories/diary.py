@@ -1,0 +1,60 @@
+"""The diary (seed 001): at nightfall each living agent writes one dated entry, with its mood and
+where it is, from its own rows of the day. Scenario.start_date is the date of day 1."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from memories.calls import parse_json_object
+from memories.models import DiaryEntry, Memory
+from memories.writing import DIARY, messages, row_line, subject_of
+from voyage.engine.schedule import TICKS_PER_DAY, day_of
+from voyage.gateway.base import DIARY as DIARY_PURPOSE, ModelRequest
+from voyage.gateway.hints import RowsHints
+from voyage.models import LLMCall
+
+DAY_ROWS = 800  # a day is ~500 rows per agent; read at most this many of the newest
+DIARY_ROWS = 25
+
+
+def rows_of_day(world, w, agent) -> list[tuple]:
+    """The agent's own rows since this day's dawn, committed and buffered: (tick, kind, importance,
+    text). One indexed query for the agent's newest rows: the cost does not grow with the stream."""
+    start = (w.tick // TICKS_PER_DAY) * TICKS_PER_DAY
+    committed = list(Memory.objects.filter(agent_id=agent.id).order_by("-id")
+                     .values_list("tick", "kind", "importance", "text")[:DAY_ROWS])[::-1]
+    rows = [r for r in committed if r[0] >= start]
+    rows += [(m.tick, m.kind, m.importance, m.text) for m in w.memories if m.agent_id == agent.id]
+    return rows
+
+
+def diary_date(world, tick: int):
+    return world.scenario.start_date + timedelta(days=day_of(tick) - 1)
+
+
+def write_diaries(world, w, gateway, day_rows: dict) -> list[DiaryEntry]:
+    from memories.context import identity_text
+
+    asked = []
+    for a in sorted(world.living(), key=lambda a: a.persona.key):
+        rows = day_rows[a.id]
+        picked = sorted(sorted(rows, key=lambda r: (-r[2], -r[0]))[:DIARY_ROWS], key=lambda r: r[0])
+        where = world.room_name(a.location_id)
+        lines = [row_line(r[0], r[3]) for r in picked] + [f"You are in the {where}."]
+        request = ModelRequest(purpose=DIARY_PURPOSE, messages=messages(identity_text(world, a), DIARY, lines),
+                               tick=w.tick, agent_id=a.id, agent_key=a.persona.key,
+                               hints=RowsHints(rows=tuple(picked), subject=subject_of(a), location=where))
+        asked.append((a, request))
+    answers = gateway.complete_many([r for _, r in asked]) if asked else []
+    written = []
+    for (a, request), answer in zip(asked, answers):
+        if answer.failed:
+            w.call(request, answer, LLMCall.SKIPPED)
+            continue
+        data = parse_json_object(answer.text) or {}
+        entry = DiaryEntry(run_id=world.run.pk, agent_id=a.id, date=diary_date(world, w.tick), day=day_of(w.tick),
+                           tick=w.tick, mood=str(data.get("mood") or "unsettled")[:60], location_id=a.location_id,
+                           text=str(data.get("entry") or answer.text).strip())
+        w.others.append(entry)
+        w.call(request, answer, LLMCall.OK)
+        written.append(entry)
+    return written

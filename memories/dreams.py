@@ -1,0 +1,93 @@
+"""Dreaming (seeds 002 and 004): a sleep of 30+ simulated minutes (the night included) queues a
+consolidation job that writes a third-person narrative of the agent's recent past in three parts —
+who it believes it is and what it wants, the rooms it knows, whom it trusts or suspects. The latest
+dream is in its context on waking. Inputs: its own rows since the last dream, the rooms those rows
+name, and its own trust ledger (only once it knows names)."""
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+
+from memories.calls import call_row, parse_json_object
+from memories.compaction import _agent, _identity
+from memories.models import Dream, Memory, TrustEntry
+from memories.writing import DREAM, messages, row_line, subject_of
+from voyage.engine.schedule import MINUTES_PER_TICK
+from voyage.gateway.base import DREAM as DREAM_PURPOSE, ModelRequest
+from voyage.gateway.hints import RowsHints
+from voyage.models import LLMCall
+from world.models import Room
+
+MIN_SLEEP_MINUTES = 30
+DREAM_ROWS = 150  # the most recent rows since the last dream a dream reads
+DREAM_PEOPLE = 8
+
+
+def queue_dreams(world, w, plan) -> None:
+    """After the tick commits, queue the dreams of everyone who fell asleep this tick for 30+ minutes
+    (one job for them all: at nightfall that is the whole ship)."""
+    from memories.jobs import queue
+
+    sleepers = []
+    for a in world.living():
+        began = a.slept_since_tick
+        if a.asleep and began in (plan.tick, plan.new_tick) and \
+                (a.busy_until_tick - began) * MINUTES_PER_TICK >= MIN_SLEEP_MINUTES:
+            sleepers.append([a.id, began])
+    if sleepers:
+        name = f"dreams-{world.run.pk}-{plan.new_tick}"
+        w.after_commit.append(lambda args=(world.run.pk, sorted(sleepers)): queue("dreams", *args, name=name))
+
+
+def dream(agent_id: int, tick: int, *, gateway=None) -> Dream | None:
+    from voyage.engine.runner import gateway_for
+
+    agent = _agent(agent_id)
+    if agent is None or Dream.objects.filter(agent=agent, tick=tick).exists():
+        return None
+    run = agent.run
+    previous = Dream.objects.filter(agent=agent, tick__lt=tick).order_by("-tick").first()
+    since = previous.last_row if previous and previous.last_row else 0
+    rows = list(Memory.objects.filter(agent=agent, id__gt=since, tick__lte=tick).order_by("-id")
+                .values_list("id", "tick", "kind", "importance", "text")[:DREAM_ROWS])[::-1]
+    rooms = set(previous.rooms_known if previous else [])
+    names = list(Room.objects.filter(scenario_id=run.scenario_id).values_list("name", flat=True))
+    for r in rows:
+        rooms.update(n for n in names if n in r[4])
+    rooms = sorted(rooms)
+    people = []
+    if agent.rung >= 1:  # below rung 1 it knows no names, so its ledger means nothing to it
+        entries = (TrustEntry.objects.filter(agent=agent).select_related("other__persona")
+                   .order_by("-interaction_count", "other_id")[:DREAM_PEOPLE])
+        people = [(e.other.persona.display_name, e.label, e.score) for e in entries]
+    lines = [row_line(r[1], r[4]) for r in rows]
+    lines.append("Rooms your memories name: " + (", ".join(rooms) or "none"))
+    if people:
+        lines.append("People you have judged: " + "; ".join(f"{n} ({label}, {score:+.2f})" for n, label, score in people))
+    request = ModelRequest(purpose=DREAM_PURPOSE, messages=messages(_identity(agent), DREAM, lines), tick=tick,
+                           agent_id=agent.id, agent_key=agent.persona.key,
+                           hints=RowsHints(rows=tuple(r[1:] for r in rows), subject=subject_of(agent),
+                                           rooms=tuple(rooms), people=tuple(people)))
+    own_gateway = gateway is None
+    gateway = gateway or gateway_for(run)
+    try:
+        answer = gateway.complete(request)
+    finally:
+        if own_gateway:
+            gateway.close()
+    if answer.failed:
+        call_row(run.pk, request, answer, LLMCall.ERROR).save()
+        return None
+    parts = parse_json_object(answer.text) or {}
+    text = answer.text.strip()
+    made = Dream(run=run, agent=agent, tick=tick, first_row=rows[0][0] if rows else None,
+                 last_row=rows[-1][0] if rows else since or None,
+                 identity=str(parts.get("identity") or ("" if parts else text))[:1000],
+                 places=str(parts.get("places") or "")[:800], people=str(parts.get("people") or "")[:800],
+                 rooms_known=rooms)
+    try:
+        with transaction.atomic():
+            made.save()
+            call_row(run.pk, request, answer, LLMCall.OK).save()
+    except IntegrityError:  # the same sleep, dreamt by another worker first
+        return None
+    return made

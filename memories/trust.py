@@ -1,0 +1,86 @@
+"""Trust calls (reasoning on): at an agent's reflections and at nightfall, one call per agent about
+everyone it dealt with since its last assessment (entries touched since `assessed_tick`). Each
+judgement updates the ledger entry and is kept in its history. The prompt shows the agent's own
+rows that name each person — nothing else — so no withheld word can reach a rationale. Below rung 1
+an agent knows no names and makes no trust calls (its ledger still counts meetings)."""
+from __future__ import annotations
+
+from memories.calls import parse_json_object
+from memories.models import TrustHistory
+from memories.writing import TRUST, messages
+from voyage.gateway.base import TRUST as TRUST_PURPOSE, ModelRequest
+from voyage.gateway.hints import TrustHints
+from voyage.models import LLMCall
+
+LINES_PER_PERSON = 6
+
+
+def dealt_with(world, agent) -> list:
+    return sorted((e for (aid, _), e in world.trust.items() if aid == agent.id and e.updated_tick > e.assessed_tick),
+                  key=lambda e: world.agents[e.other_id].persona.display_name)
+
+
+def assess(world, w, gateway, agents, lines_of) -> int:
+    """`lines_of(agent)` gives the agent's own memory texts to draw on. Returns the entries judged."""
+    asked = []
+    for a in agents:
+        if not a.alive or a.rung < 1:
+            continue
+        entries = dealt_with(world, a)
+        if not entries:
+            continue
+        own = lines_of(a)
+        others, blocks = [], []
+        for e in entries:
+            name = world.agents[e.other_id].persona.display_name
+            lines = tuple([t for t in own if name in t][-LINES_PER_PERSON:])
+            others.append((name, e.label, e.score, e.interaction_count, lines))
+            blocks.append(f"{name} — now: {e.label} ({e.score:+.2f}), met {e.interaction_count} times.\n"
+                          + ("\n".join(f"- {t}" for t in lines) or "- (no memory names them)"))
+        request = ModelRequest(purpose=TRUST_PURPOSE, messages=messages(_identity(world, a), TRUST, blocks),
+                               tick=w.tick, agent_id=a.id, agent_key=a.persona.key, hints=TrustHints(tuple(others)))
+        asked.append((a, entries, request))
+    answers = gateway.complete_many([r for _, _, r in asked]) if asked else []
+    judged = 0
+    for (a, entries, request), answer in zip(asked, answers):
+        verdicts = parse_verdicts(answer.text, [world.agents[e.other_id].persona.display_name for e in entries])
+        if verdicts is None:
+            w.call(request, answer, LLMCall.ERROR, answer.error or "not a JSON object of verdicts")
+            continue
+        w.call(request, answer, LLMCall.OK)
+        for e in entries:
+            e.assessed_tick = w.tick
+            v = verdicts.get(world.agents[e.other_id].persona.display_name)
+            if v is not None:
+                e.score, e.label, e.emotional_tone, e.rationale = v
+                w.history.append((e, TrustHistory(tick=w.tick, score=e.score, label=e.label,
+                                                  emotional_tone=e.emotional_tone, rationale=e.rationale)))
+                judged += 1
+            if e.pk:
+                w.trust_changed[e.pk] = e
+    return judged
+
+
+def parse_verdicts(text: str | None, names: list[str]) -> dict | None:
+    """Validate at the boundary: known names only, score clamped to [-1, 1], fields clipped."""
+    data = parse_json_object(text)
+    if data is None:
+        return None
+    out = {}
+    for name in names:
+        v = data.get(name)
+        if not isinstance(v, dict):
+            continue
+        try:
+            score = max(-1.0, min(1.0, float(v.get("score", 0))))
+        except (TypeError, ValueError):
+            continue
+        label = str(v.get("label") or "acquaintance").strip()[:40] or "acquaintance"
+        out[name] = (score, label, str(v.get("emotional_tone") or "")[:80], str(v.get("rationale") or "")[:500])
+    return out
+
+
+def _identity(world, agent) -> str:
+    from memories.context import identity_text
+
+    return identity_text(world, agent)
