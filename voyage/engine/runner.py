@@ -10,6 +10,7 @@ from typing import Callable
 from django.db import transaction
 
 from memories.models import Memory
+from voyage.engine.budget import Budget
 from voyage.engine.tick import run_tick
 from voyage.engine.world import RunWorld
 from voyage.gateway.base import Gateway
@@ -31,25 +32,32 @@ def create_run(scenario: Scenario, *, seed: int = 1912, schedule: str = Run.SEQU
 
 
 def gateway_for(run: Run) -> Gateway:
-    from voyage.gateway.offline import OfflineModel
+    from voyage.gateway.factory import gateway_for as build
 
-    return OfflineModel(seed=run.seed, malformed_rate=run.malformed_rate)
+    return build(run)
 
 
 def advance(run: Run, until_tick: int, gateway: Gateway | None = None,
             on_tick: Callable[[int], None] | None = None) -> Run:
     """Run ticks until `until_tick` is committed. Each tick commits alone; a failed commit throws the
-    in-memory world away (the database stays as the last committed tick left it)."""
+    in-memory world away (the database stays as the last committed tick left it). A run whose
+    budget is used up stops early, PAUSED, with the reason in pause_reason."""
     gateway = gateway or gateway_for(run)
     world = RunWorld(run)
+    budget = Budget(run)
     try:
         while run.tick < until_tick:
+            if why := budget.exhausted():
+                Run.objects.filter(pk=run.pk).update(state=Run.PAUSED, pause_reason=why)
+                run.state, run.pause_reason = Run.PAUSED, why
+                break
             writer = run_tick(world, gateway)
             try:
                 writer.commit(writer.start_tick + 1)
             except Exception:
                 run.refresh_from_db()
                 raise
+            budget.add(writer.calls)
             if on_tick:
                 on_tick(run.tick)
     finally:
@@ -69,6 +77,7 @@ def transcript_sha256(run: Run) -> str:
     return digest.hexdigest()
 
 
+USAGE_SHOWN = ("tokens", "reasoning_tokens", "cached_tokens", "cost", "retries", "no_answer", "skipped")
 ACTION_KINDS = ("move", "interact", "communicate", "sleep", "attack", "death", "action_fail")
 
 
@@ -76,6 +85,7 @@ def run_summary(run: Run, wall_s: float) -> dict:
     from collections import Counter
 
     from voyage.models import LLMCall
+    from voyage.usage import run_totals
 
     agents = AgentState.objects.filter(run=run)
     rungs = Counter(agents.values_list("rung", flat=True))
@@ -92,6 +102,7 @@ def run_summary(run: Run, wall_s: float) -> dict:
         "action_fails": kinds["action_fail"],
         "memories": Memory.objects.filter(run=run).count(),
         "llm_calls": LLMCall.objects.filter(run=run).count(),
+        "usage": {k: v for k, v in run_totals(run).items() if k in USAGE_SHOWN},
         "wall_s": round(wall_s, 3),
         "rung_counts": {str(level): rungs.get(level, 0) for level in range(3)},
         "transcript_sha256": transcript_sha256(run),
