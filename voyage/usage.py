@@ -41,6 +41,15 @@ def run_totals(run) -> dict:
     return _clean(LLMCall.objects.filter(run=run).aggregate(**TOTALS))
 
 
+SUMMARY = ("tokens", "reasoning_tokens", "cached_tokens", "cost", "retries", "no_answer", "skipped")
+
+
+def usage_summary(run) -> dict:
+    """The few totals the batch runner's closing line shows."""
+    totals = run_totals(run)
+    return {k: totals[k] for k in SUMMARY}
+
+
 def usage_totals(run) -> dict:
     """{"run": {...}, "by_purpose": {purpose: {...}}, "by_agent": {persona key: {...}}}."""
     calls = LLMCall.objects.filter(run=run).order_by()

@@ -15,6 +15,7 @@ from voyage.engine.tick import run_tick
 from voyage.engine.world import RunWorld
 from voyage.gateway.base import Gateway
 from voyage.models import Event, Run
+from voyage.usage import usage_summary
 from world.models import AgentState, Scenario
 
 
@@ -77,7 +78,6 @@ def transcript_sha256(run: Run) -> str:
     return digest.hexdigest()
 
 
-USAGE_SHOWN = ("tokens", "reasoning_tokens", "cached_tokens", "cost", "retries", "no_answer", "skipped")
 ACTION_KINDS = ("move", "interact", "communicate", "sleep", "attack", "death", "action_fail")
 
 
@@ -85,7 +85,6 @@ def run_summary(run: Run, wall_s: float) -> dict:
     from collections import Counter
 
     from voyage.models import LLMCall
-    from voyage.usage import run_totals
 
     agents = AgentState.objects.filter(run=run)
     rungs = Counter(agents.values_list("rung", flat=True))
@@ -102,9 +101,9 @@ def run_summary(run: Run, wall_s: float) -> dict:
         "action_fails": kinds["action_fail"],
         "memories": Memory.objects.filter(run=run).count(),
         "llm_calls": LLMCall.objects.filter(run=run).count(),
-        "usage": {k: v for k, v in run_totals(run).items() if k in USAGE_SHOWN},
         "wall_s": round(wall_s, 3),
         "rung_counts": {str(level): rungs.get(level, 0) for level in range(3)},
+        "usage": usage_summary(run),
         "transcript_sha256": transcript_sha256(run),
     }
 
