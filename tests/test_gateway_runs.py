@@ -184,9 +184,11 @@ def test_a_cost_budget_uses_the_profile_prices(server, key):
 
 
 def test_usage_totals_per_run_agent_and_purpose_add_up(server, key):
-    run = run_on(server, 20, price_in_per_m=2, price_out_per_m=8)
+    run = run_on(server, 20, price_in_per_m=2, price_out_per_m=8, reasoning={"reflection": True})
     totals = usage_totals(run)
     whole = totals["run"]
+    assert totals["by_purpose"]["reflection"]["reasoning_tokens"] > 0  # reported by the endpoint, kept per call
+    assert totals["by_purpose"]["action"]["reasoning_tokens"] == 0     # actions: reasoning off
     assert whole["calls"] == LLMCall.objects.filter(run=run).count() and whole["tokens"] > 0 and whole["cost"] > 0
     assert whole["retries"] > 0 and whole["cached_tokens"] > 0
     for part in ("by_agent", "by_purpose"):

@@ -3,9 +3,10 @@
 A local chat-completions server (tests/fake_openai_server.py, in a process of its own so it does
 not share the engine's GIL) answers every call after `latency_ms`. The same ticks of the 1912
 scenario run in both schedules on a fresh SQLite database, through the real OpenAI gateway.
-Prints sequential_tick_s and simultaneous_tick_s (mean wall time of a tick that makes action
-calls; tick 0, when everyone is still waking, makes none and is not counted), speedup, and
-tick_over_latency: the simultaneous tick over one call's latency, whose floor is 1.
+Prints sequential_tick_s and simultaneous_tick_s (mean wall time of a tick, over ticks 2 to
+ticks + 1: tick 0, when everyone is still waking, makes no calls, and tick 1 is the warm-up in which
+the client opens its connections), speedup, and tick_over_latency: the simultaneous tick over one
+call's latency, whose floor is 1.
 """
 from __future__ import annotations
 
@@ -51,14 +52,14 @@ def inner(latency_ms: float, ticks: int, base_url: str) -> dict:
     figures = {"bench": "concurrency", "latency_ms": latency_ms, "ticks": ticks}
     calls = {}
     for schedule in (Run.SEQUENTIAL, Run.SIMULTANEOUS):
-        run = create_run(Scenario.objects.get(slug="1912"), seed=1912, schedule=schedule, target_ticks=ticks + 1,
+        run = create_run(Scenario.objects.get(slug="1912"), seed=1912, schedule=schedule, target_ticks=ticks + 2,
                          profile=profile)
         stamps = []
         began = time.perf_counter()
-        advance(run, ticks + 1, on_tick=lambda tick: stamps.append(time.perf_counter()))
-        counted = [b - a for a, b in zip(stamps, stamps[1:])]  # ticks 1..ticks: the ones that call the model
+        advance(run, ticks + 2, on_tick=lambda tick: stamps.append(time.perf_counter()))
+        counted = [b - a for a, b in zip(stamps[1:], stamps[2:])]  # ticks 2 .. ticks + 1
         figures[f"{schedule}_tick_s"] = round(sum(counted) / len(counted), 4)
-        calls[schedule] = LLMCall.objects.filter(run=run, tick__gte=1).count() / ticks
+        calls[schedule] = LLMCall.objects.filter(run=run, tick__gte=2).count() / ticks
         figures[f"{schedule}_wall_s"] = round(time.perf_counter() - began, 3)
     figures["calls_per_tick"] = round(calls[Run.SIMULTANEOUS], 1)
     figures["speedup"] = round(figures["sequential_tick_s"] / figures["simultaneous_tick_s"], 2)

@@ -27,6 +27,7 @@ import time
 from dataclasses import dataclass, field
 
 import openai
+from openai.types.chat import ChatCompletion
 
 from voyage.gateway.base import ACTION, REASONING_DEFAULTS, TRUST, Gateway, ModelAnswer, ModelRequest
 from voyage.gateway.json_extract import extract_json_object
@@ -128,6 +129,16 @@ RETRIABLE = (
 RETRIABLE_STATUS = {408, 409, 429}
 
 
+def http_client():
+    """aiohttp under the SDK when it is installed (the `openai[aiohttp]` extra): with 33 calls in
+    flight it costs less CPU per call than the default httpx2 pool, and a simultaneous tick is
+    bounded by that CPU once the endpoint has answered. None: the SDK's default client."""
+    try:
+        return openai.DefaultAioHttpClient()
+    except RuntimeError:
+        return None
+
+
 class OpenAIGateway(Gateway):
     name = "openai"
 
@@ -144,7 +155,7 @@ class OpenAIGateway(Gateway):
 
     async def _open(self):
         client = openai.AsyncOpenAI(base_url=self.config.base_url, api_key=self._key, max_retries=0,
-                                    timeout=self.config.timeout_s)
+                                    timeout=self.config.timeout_s, http_client=http_client())
         return client, asyncio.Semaphore(self.config.concurrency)
 
     def _run(self, coro):
@@ -173,6 +184,10 @@ class OpenAIGateway(Gateway):
 
     async def _call(self, request: ModelRequest) -> ModelAnswer:
         params = request_params(self.config, request)
+        # The SDK's documented way to send a body as it stands: chat.completions.create() would walk
+        # the messages through its typed-dict transform first (about 2 ms a call, CPU-bound: a tenth
+        # of a simultaneous tick's floor at 33 agents), to change nothing in them.
+        body = {k: v for k, v in params.items() if k != "extra_body"} | params.get("extra_body", {})
         usage = Usage()
         started = None
         attempt = 0
@@ -182,7 +197,7 @@ class OpenAIGateway(Gateway):
             async with self._slots:
                 started = started or time.perf_counter()
                 try:
-                    response = await self._client.chat.completions.create(**params)
+                    response = await self._client.post("/chat/completions", cast_to=ChatCompletion, body=body)
                     usage.add(response)
                     text = self._text(request, response)
                     return usage.answer(self.config, text, attempt, started)
@@ -215,6 +230,8 @@ class OpenAIGateway(Gateway):
             raise EmptyAnswer(f"the endpoint returned an empty message (finish_reason "
                               f"{response.choices[0].finish_reason})")
         if wants_json(request) and not self.config.supports_json_mode:
+            # The object found is what the call answered (and what is recorded as its raw answer);
+            # with none found the whole text goes on, for the action contract to reject with a reason.
             return extract_json_object(content) or content
         return content
 
