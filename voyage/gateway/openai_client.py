@@ -206,7 +206,8 @@ class OpenAIGateway(Gateway):
                 except openai.APIStatusError as exc:
                     error = self._describe(exc)
                     retriable = exc.status_code in RETRIABLE_STATUS or exc.status_code >= 500
-                    retry_after = parse_retry_after(exc.response.headers) if exc.status_code == 429 else None
+                    # 429 says how long to wait; so may a 503
+                    retry_after = parse_retry_after(exc.response.headers) if retriable else None
                 except RETRIABLE as exc:
                     error, retriable = self._describe(exc), True
                 except Exception as exc:  # an SDK or endpoint oddity must not stop the run
