@@ -1,18 +1,61 @@
 from django.contrib import admin
+from django.db import models
 
 from voyage.models import Event, LLMCall, ModelProfile, Run
 
 
 @admin.register(ModelProfile)
 class ModelProfileAdmin(admin.ModelAdmin):
-    list_display = ("name", "kind", "base_url", "model", "api_key_env", "concurrency")
+    """Model profiles: the key itself is never stored or shown, only whether its variable is set here."""
+
+    list_display = ("name", "kind", "model", "base_url", "api_key_env", "key_is_set", "supports_json_mode",
+                    "concurrency", "price_in_per_m", "price_out_per_m")
+    list_filter = ("kind", "supports_json_mode")
+    search_fields = ("name", "model", "base_url")
+    readonly_fields = ("key_is_set",)
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
+    fieldsets = [
+        (None, {"fields": ("name", "kind")}),
+        ("Endpoint", {"fields": ("base_url", "model", "api_key_env", "key_is_set", "supports_json_mode")}),
+        ("Reasoning", {"fields": ("reasoning", "reasoning_on", "reasoning_off"),
+                       "description": "Per call purpose (action, reflection, trust, compaction, era, bulletin, "
+                                      "dream, diary, importance): true/false. The chosen body is merged into "
+                                      "the request through extra_body."}),
+        ("Sampling", {"fields": ("temperature", "max_tokens")}),
+        ("Reliability", {"fields": ("timeout_s", "retries", "concurrency")}),
+        ("Prices", {"fields": ("price_in_per_m", "price_out_per_m")}),
+    ]
+
+    @admin.display(boolean=True, description="key set here")
+    def key_is_set(self, obj):
+        import os
+
+        if obj is None or not obj.api_key_env:
+            return None
+        return bool(os.environ.get(obj.api_key_env))
 
 
 @admin.register(Run)
 class RunAdmin(admin.ModelAdmin):
-    list_display = ("id", "name", "scenario", "state", "tick", "target_ticks", "schedule", "seed", "error")
+    list_display = ("id", "name", "scenario", "state", "tick", "target_ticks", "schedule", "seed", "profile",
+                    "replay_of", "error", "pause_reason")
     list_filter = ("state", "schedule", "scenario")
-    readonly_fields = ("uuid", "tick", "claimed_by", "heartbeat_at", "created_at")
+    readonly_fields = ("uuid", "tick", "claimed_by", "heartbeat_at", "created_at", "pause_reason", "usage")
+
+    @admin.display(description="model calls: totals per purpose")
+    def usage(self, obj):
+        from django.utils.html import format_html_join
+
+        from voyage.usage import usage_totals
+
+        if obj is None or obj.pk is None:
+            return "-"
+        totals = usage_totals(obj)
+        rows = [("all", totals["run"])] + list(totals["by_purpose"].items())
+        return format_html_join("", "<div>{}: {} calls, {} tokens ({} reasoning, {} cached), cost {}, {} retries, "
+                                "{} unanswered</div>",
+                                ((name, t["calls"], t["tokens"], t["reasoning_tokens"], t["cached_tokens"], t["cost"],
+                                  t["retries"], t["no_answer"]) for name, t in rows))
 
 
 @admin.register(Event)
@@ -27,8 +70,9 @@ class EventAdmin(admin.ModelAdmin):
 
 @admin.register(LLMCall)
 class LLMCallAdmin(admin.ModelAdmin):
-    list_display = ("id", "run", "tick", "agent", "purpose", "outcome", "latency_ms", "attempts")
-    list_filter = ("purpose", "outcome", "run")
+    list_display = ("id", "run", "tick", "agent", "purpose", "outcome", "answered", "attempts", "latency_ms",
+                    "prompt_tokens", "completion_tokens", "reasoning_tokens", "cached_tokens", "cost")
+    list_filter = ("purpose", "outcome", "answered", "run")
     readonly_fields = ("prompt_view",)
     exclude = ("prompt_z",)
 

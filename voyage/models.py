@@ -3,9 +3,20 @@ from __future__ import annotations
 
 import uuid
 
+from django.core.exceptions import ValidationError
 from django.db import models
 
 from voyage.engine.schedule import TICKS_PER_DAY
+
+ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
+
+
+def reasoning_on_default():
+    return {"reasoning": {"enabled": True}}
+
+
+def reasoning_off_default():
+    return {"reasoning": {"enabled": False}}
 
 
 class ModelProfile(models.Model):
@@ -16,21 +27,68 @@ class ModelProfile(models.Model):
     KINDS = [(OFFLINE, "offline scripted policy (not an LLM)"), (OPENAI, "OpenAI-compatible endpoint")]
     name = models.CharField(max_length=80, unique=True)
     kind = models.CharField(max_length=10, choices=KINDS, default=OFFLINE)
-    base_url = models.URLField(blank=True, default="")
+    base_url = models.URLField(blank=True, default="", help_text="e.g. https://openrouter.ai/api/v1, "
+                               "http://localhost:8000/v1 (vLLM), http://localhost:11434/v1 (Ollama)")
     model = models.CharField(max_length=120, default="google/gemma-4-31b-it")
-    api_key_env = models.CharField(max_length=80, blank=True, default="")
-    supports_json_mode = models.BooleanField(default=True)
-    reasoning = models.JSONField(default=dict, blank=True, help_text="per call purpose: true/false")
+    api_key_env = models.CharField(max_length=80, blank=True, default="", help_text="the NAME of the environment "
+                                   "variable holding the key (e.g. OPENROUTER_API_KEY), never the key itself; "
+                                   "blank for endpoints that need none")
+    supports_json_mode = models.BooleanField(default=True, help_text='the endpoint honours response_format '
+                                             '{"type": "json_object"}; if not, JSON is extracted from the answer')
+    reasoning = models.JSONField(default=dict, blank=True, help_text='per call purpose, true/false, e.g. '
+                                 '{"action": false, "trust": true}; purposes not named use the defaults '
+                                 '(action off; trust, compaction and era on; others off)')
+    reasoning_on = models.JSONField(default=reasoning_on_default, blank=True,
+                                    help_text="merged into the request body when reasoning is on (OpenRouter's form "
+                                              "by default; e.g. {\"chat_template_kwargs\": {\"enable_thinking\": true}})")
+    reasoning_off = models.JSONField(default=reasoning_off_default, blank=True,
+                                     help_text="merged into the request body when reasoning is off ({} sends nothing)")
     temperature = models.FloatField(default=0.8)
     max_tokens = models.PositiveIntegerField(default=800)
-    timeout_s = models.FloatField(default=60)
-    retries = models.PositiveSmallIntegerField(default=3)
-    concurrency = models.PositiveSmallIntegerField(default=16)
-    price_in_per_m = models.DecimalField(max_digits=10, decimal_places=4, default=0)
-    price_out_per_m = models.DecimalField(max_digits=10, decimal_places=4, default=0)
+    timeout_s = models.FloatField(default=60, help_text="seconds per attempt")
+    retries = models.PositiveSmallIntegerField(default=3, help_text="further attempts after the first fails")
+    concurrency = models.PositiveSmallIntegerField(default=16, help_text="calls in flight at once, at most")
+    price_in_per_m = models.DecimalField(max_digits=10, decimal_places=4, default=0,
+                                         help_text="price per million prompt tokens")
+    price_out_per_m = models.DecimalField(max_digits=10, decimal_places=4, default=0,
+                                          help_text="price per million completion tokens (reasoning included)")
 
     def __str__(self):
         return self.name
+
+    def clean(self):
+        import re
+
+        from voyage.gateway.base import PURPOSES
+
+        errors = {}
+        if self.kind == self.OPENAI and not self.base_url:
+            errors["base_url"] = "an OpenAI-compatible profile needs a base URL"
+        if self.api_key_env and not re.match(ENV_NAME, self.api_key_env):
+            errors["api_key_env"] = "give the name of an environment variable (letters, digits, _), not a key"
+        if not isinstance(self.reasoning, dict):
+            errors["reasoning"] = 'a JSON object of purpose: true/false, e.g. {"action": false}'
+        else:
+            unknown = sorted(set(self.reasoning) - set(PURPOSES))
+            if unknown:
+                errors["reasoning"] = f"unknown purpose(s) {', '.join(unknown)}; known: {', '.join(PURPOSES)}"
+            elif any(not isinstance(v, bool) for v in self.reasoning.values()):
+                errors["reasoning"] = "each purpose takes true or false"
+        for name in ("reasoning_on", "reasoning_off"):
+            if not isinstance(getattr(self, name), dict):
+                errors[name] = "a JSON object merged into the request body"
+        if self.timeout_s is not None and self.timeout_s <= 0:
+            errors["timeout_s"] = "must be more than 0"
+        if self.concurrency is not None and self.concurrency < 1:
+            errors["concurrency"] = "at least 1"
+        if self.temperature is not None and not 0 <= self.temperature <= 2:
+            errors["temperature"] = "between 0 and 2"
+        for name in ("price_in_per_m", "price_out_per_m"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                errors[name] = "cannot be negative"
+        if errors:
+            raise ValidationError(errors)
 
 
 class Run(models.Model):
@@ -47,6 +105,12 @@ class Run(models.Model):
     schedule = models.CharField(max_length=12, choices=SCHEDULES, default=SEQUENTIAL)
     malformed_rate = models.FloatField(default=0.0, help_text="offline model: share of malformed answers")
     target_ticks = models.PositiveIntegerField(default=TICKS_PER_DAY)
+    replay_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="replays",
+                                  help_text="answers come from this run's recorded calls instead of a model")
+    budget_tokens = models.PositiveBigIntegerField(null=True, blank=True,
+                                                   help_text="pause when the run's calls have used this many tokens")
+    budget_cost = models.DecimalField(max_digits=12, decimal_places=4, null=True, blank=True,
+                                      help_text="pause when the run's calls have cost this much")
 
     # Parameters (spec section 7 and the seeds' defaults).
     hot_memory_limit = models.PositiveIntegerField(default=50)
@@ -64,6 +128,7 @@ class Run(models.Model):
     tick = models.PositiveIntegerField(default=0)
     state = models.CharField(max_length=10, choices=STATES, default=QUEUED)
     error = models.TextField(blank=True, default="")
+    pause_reason = models.TextField(blank=True, default="", help_text="why the run paused itself (e.g. its budget)")
     claimed_by = models.CharField(max_length=80, blank=True, default="")
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -112,6 +177,8 @@ class LLMCall(models.Model):
     purpose = models.CharField(max_length=16)
     prompt_z = models.BinaryField()
     raw_answer = models.TextField(blank=True, default="")
+    answered = models.BooleanField(default=True, help_text="false: the model gave no answer (see error)")
+    error = models.TextField(blank=True, default="", help_text="why the model gave no answer, after its retries")
     outcome = models.CharField(max_length=12, default=OK)
     detail = models.TextField(blank=True, default="")
     prompt_tokens = models.PositiveIntegerField(default=0)

@@ -10,10 +10,12 @@ from typing import Callable
 from django.db import transaction
 
 from memories.models import Memory
+from voyage.engine.budget import Budget
 from voyage.engine.tick import run_tick
 from voyage.engine.world import RunWorld
 from voyage.gateway.base import Gateway
 from voyage.models import Event, Run
+from voyage.usage import usage_summary
 from world.models import AgentState, Scenario
 
 
@@ -31,25 +33,32 @@ def create_run(scenario: Scenario, *, seed: int = 1912, schedule: str = Run.SEQU
 
 
 def gateway_for(run: Run) -> Gateway:
-    from voyage.gateway.offline import OfflineModel
+    from voyage.gateway.factory import gateway_for as build
 
-    return OfflineModel(seed=run.seed, malformed_rate=run.malformed_rate)
+    return build(run)
 
 
 def advance(run: Run, until_tick: int, gateway: Gateway | None = None,
             on_tick: Callable[[int], None] | None = None) -> Run:
     """Run ticks until `until_tick` is committed. Each tick commits alone; a failed commit throws the
-    in-memory world away (the database stays as the last committed tick left it)."""
+    in-memory world away (the database stays as the last committed tick left it). A run whose
+    budget is used up stops early, PAUSED, with the reason in pause_reason."""
     gateway = gateway or gateway_for(run)
     world = RunWorld(run)
+    budget = Budget(run)
     try:
         while run.tick < until_tick:
+            if why := budget.exhausted():
+                Run.objects.filter(pk=run.pk).update(state=Run.PAUSED, pause_reason=why)
+                run.state, run.pause_reason = Run.PAUSED, why
+                break
             writer = run_tick(world, gateway)
             try:
                 writer.commit(writer.start_tick + 1)
             except Exception:
                 run.refresh_from_db()
                 raise
+            budget.add(writer.calls)
             if on_tick:
                 on_tick(run.tick)
     finally:
@@ -89,6 +98,7 @@ def run_summary(run: Run, wall_s: float) -> dict:
         "llm_calls": LLMCall.objects.filter(run=run).count(),
         "wall_s": round(wall_s, 3),
         "rung_counts": {str(level): rungs.get(level, 0) for level in range(3)},
+        "usage": usage_summary(run),
         "transcript_sha256": transcript_sha256(run),
     }
 

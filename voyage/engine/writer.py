@@ -54,6 +54,7 @@ class TickWriter:
         self.calls.append(LLMCall(
             run_id=self.world.run.pk, agent_id=request.agent_id, tick=request.tick, purpose=request.purpose,
             prompt_z=compress_messages(request.messages), raw_answer=answer.text or "", outcome=outcome,
+            answered=not answer.failed, error=answer.error,
             detail=detail or answer.error, prompt_tokens=answer.prompt_tokens,
             completion_tokens=answer.completion_tokens, reasoning_tokens=answer.reasoning_tokens,
             cached_tokens=answer.cached_tokens, latency_ms=answer.latency_ms, attempts=answer.attempts,

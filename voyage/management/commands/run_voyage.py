@@ -9,7 +9,13 @@ from django.core.management.base import BaseCommand, CommandError
 
 from voyage.engine.runner import Stopwatch, advance, create_run, run_summary
 from voyage.engine.schedule import TICKS_PER_DAY
+from voyage.management.model_options import (add_model_options, budget_from_options, profile_from_options,
+                                             replay_fields, replay_source)
+from voyage.gateway.openai_client import GatewayConfigError
+from voyage.gateway.replay import ReplayMissing
 from voyage.models import Run
+
+MODEL_ERRORS = (ReplayMissing, GatewayConfigError)
 from voyage.progress import ProgressBar
 from world.models import Scenario
 
@@ -24,6 +30,7 @@ def add_run_options(parser) -> None:
     parser.add_argument("--malformed-rate", type=float, default=0.0,
                         help="offline model: share of malformed answers, 0-1")
     parser.add_argument("--run", type=int, help="continue this run instead of starting a new one")
+    add_model_options(parser)
 
 
 def target_from(options, default: int) -> int:
@@ -43,6 +50,12 @@ def run_from_options(options) -> Run:
     or a new one."""
     if not 0.0 <= options["malformed_rate"] <= 1.0:
         raise CommandError("--malformed-rate must be between 0 and 1")
+    profile = profile_from_options(options)
+    source = replay_source(options)
+    model = {**budget_from_options(options), **({"profile": profile} if profile else {})}
+    if source:
+        fields = replay_fields(source)
+        return create_run(target_ticks=target_from(options, source.tick), **fields, **model)
     if options.get("run"):
         try:
             run = Run.objects.get(pk=options["run"])
@@ -52,6 +65,9 @@ def run_from_options(options) -> Run:
         if target != run.target_ticks:
             Run.objects.filter(pk=run.pk).update(target_ticks=target)
             run.target_ticks = target
+        if model:  # a new profile or budget for the rest of the run
+            Run.objects.filter(pk=run.pk).update(**model)
+            run.refresh_from_db()
         return run
     try:
         scenario = Scenario.objects.get(slug=options["scenario"])
@@ -59,7 +75,8 @@ def run_from_options(options) -> Run:
         known = ", ".join(Scenario.objects.values_list("slug", flat=True)) or "none"
         raise CommandError(f"there is no scenario {options['scenario']!r} (installed: {known})") from None
     return create_run(scenario, seed=options["seed"], schedule=options["schedule"],
-                      target_ticks=target_from(options, TICKS_PER_DAY), malformed_rate=options["malformed_rate"])
+                      target_ticks=target_from(options, TICKS_PER_DAY), malformed_rate=options["malformed_rate"],
+                      **model)
 
 
 class Command(BaseCommand):
@@ -71,12 +88,20 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         run = run_from_options(options)
         watch = Stopwatch()
-        Run.objects.filter(pk=run.pk).update(state=Run.RUNNING, error="")
+        Run.objects.filter(pk=run.pk).update(state=Run.RUNNING, error="", pause_reason="")
+        run.state, run.pause_reason = Run.RUNNING, ""
         try:
             advance(run, run.target_ticks, on_tick=ProgressBar(run.tick, run.target_ticks, self.stderr._out))
         except BaseException as exc:
             Run.objects.filter(pk=run.pk).update(state=Run.FAILED if not isinstance(exc, KeyboardInterrupt)
                                                  else Run.PAUSED, error=f"{type(exc).__name__}: {exc}")
+            if isinstance(exc, MODEL_ERRORS):  # a clear message, not a traceback
+                raise CommandError(f"run {run.pk} stopped: {exc}") from exc
             raise
-        Run.objects.filter(pk=run.pk).update(state=Run.FINISHED)
-        self.stdout.write(json.dumps(run_summary(run, watch.elapsed)))
+        summary = run_summary(run, watch.elapsed)
+        if run.state == Run.PAUSED:  # the budget ran out: advance() paused it and said why
+            summary["paused"] = run.pause_reason
+            self.stderr.write(f"run {run.pk} paused: {run.pause_reason}")
+        else:
+            Run.objects.filter(pk=run.pk).update(state=Run.FINISHED)
+        self.stdout.write(json.dumps(summary))

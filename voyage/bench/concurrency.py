@@ -1,0 +1,69 @@
+"""Benchmark: what the simultaneous schedule buys against a model with real latency.
+
+A local chat-completions server (tests/fake_openai_server.py, in a process of its own so it does
+not share the engine's GIL) answers every call after `latency_ms`. The same ticks of the 1912
+scenario run in both schedules on a fresh SQLite database, through the real OpenAI gateway.
+Prints sequential_tick_s and simultaneous_tick_s (mean wall time of a tick, over ticks 2 to
+ticks + 1: tick 0, when everyone is still waking, makes no calls, and tick 1 is the warm-up in which
+the client opens its connections), speedup, and tick_over_latency: the simultaneous tick over one
+call's latency, whose floor is 1.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from voyage.engine.runner import advance, create_run
+from voyage.models import LLMCall, ModelProfile, Run
+from world.models import Scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+SERVER = ROOT / "tests" / "fake_openai_server.py"
+
+
+def outer(latency_ms: float, ticks: int) -> dict:
+    server = subprocess.Popen([sys.executable, str(SERVER), "--latency-ms", str(latency_ms)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        base_url = server.stdout.readline().strip()
+        if not base_url.startswith("http"):
+            raise RuntimeError(f"the fake chat-completions server did not start (said {base_url!r})")
+        with tempfile.TemporaryDirectory() as tmp:
+            env = {**os.environ, "DATABASE_URL": f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"}
+            manage = [sys.executable, str(ROOT / "manage.py")]
+            subprocess.run(manage + ["migrate", "-v", "0"], env=env, check=True)
+            out = subprocess.run(manage + ["bench", "concurrency", "--inner", "--latency-ms", str(latency_ms),
+                                           "--ticks", str(ticks), "--base-url", base_url],
+                                 env=env, check=True, capture_output=True, text=True).stdout
+            return json.loads(out.strip().splitlines()[-1])
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def inner(latency_ms: float, ticks: int, base_url: str) -> dict:
+    profile = ModelProfile.objects.create(name="bench concurrency", kind=ModelProfile.OPENAI, base_url=base_url,
+                                          model="fake", concurrency=64, timeout_s=30, retries=2)
+    figures = {"bench": "concurrency", "latency_ms": latency_ms, "ticks": ticks}
+    calls = {}
+    for schedule in (Run.SEQUENTIAL, Run.SIMULTANEOUS):
+        run = create_run(Scenario.objects.get(slug="1912"), seed=1912, schedule=schedule, target_ticks=ticks + 2,
+                         profile=profile)
+        stamps = []
+        began = time.perf_counter()
+        advance(run, ticks + 2, on_tick=lambda tick: stamps.append(time.perf_counter()))
+        counted = [b - a for a, b in zip(stamps[1:], stamps[2:])]  # ticks 2 .. ticks + 1
+        figures[f"{schedule}_tick_s"] = round(sum(counted) / len(counted), 4)
+        calls[schedule] = LLMCall.objects.filter(run=run, tick__gte=2).count() / ticks
+        figures[f"{schedule}_wall_s"] = round(time.perf_counter() - began, 3)
+    figures["calls_per_tick"] = round(calls[Run.SIMULTANEOUS], 1)
+    figures["speedup"] = round(figures["sequential_tick_s"] / figures["simultaneous_tick_s"], 2)
+    figures["tick_over_latency"] = round(figures["simultaneous_tick_s"] / (latency_ms / 1000), 3)
+    return {k: figures[k] for k in ("bench", "latency_ms", "ticks", "calls_per_tick", "sequential_tick_s",
+                                    "simultaneous_tick_s", "speedup", "tick_over_latency",
+                                    "sequential_wall_s", "simultaneous_wall_s")}

@@ -1,0 +1,60 @@
+"""What a run's model calls used: totals per run, per agent and per purpose, from the LLMCall rows.
+
+`tokens` is prompt + completion tokens (reasoning tokens are part of the completion, cached tokens
+part of the prompt, as the endpoints report them); `retries` counts attempts beyond the first.
+"""
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.db.models import Avg, Count, F, Q, Sum
+
+from voyage.models import LLMCall
+
+TOTALS = {
+    "calls": Count("id"),
+    "no_answer": Count("id", filter=Q(answered=False)),
+    "action_fails": Count("id", filter=Q(outcome=LLMCall.ACTION_FAIL)),
+    "skipped": Count("id", filter=Q(outcome=LLMCall.SKIPPED)),
+    "retries": Sum(F("attempts") - 1),
+    "prompt_tokens": Sum("prompt_tokens"),
+    "completion_tokens": Sum("completion_tokens"),
+    "reasoning_tokens": Sum("reasoning_tokens"),
+    "cached_tokens": Sum("cached_tokens"),
+    "cost": Sum("cost"),
+    "latency_ms_mean": Avg("latency_ms"),
+}
+
+
+def _clean(row: dict) -> dict:
+    out = {}
+    for name in TOTALS:
+        value = row.get(name) or 0
+        if isinstance(value, Decimal):
+            value = float(value)
+        out[name] = round(value, 6) if isinstance(value, float) else int(value)
+    out["tokens"] = out["prompt_tokens"] + out["completion_tokens"]
+    return out
+
+
+def run_totals(run) -> dict:
+    return _clean(LLMCall.objects.filter(run=run).aggregate(**TOTALS))
+
+
+SUMMARY = ("tokens", "reasoning_tokens", "cached_tokens", "cost", "retries", "no_answer", "skipped")
+
+
+def usage_summary(run) -> dict:
+    """The few totals the batch runner's closing line shows."""
+    totals = run_totals(run)
+    return {k: totals[k] for k in SUMMARY}
+
+
+def usage_totals(run) -> dict:
+    """{"run": {...}, "by_purpose": {purpose: {...}}, "by_agent": {persona key: {...}}}."""
+    calls = LLMCall.objects.filter(run=run).order_by()
+    by_purpose = {row["purpose"]: _clean(row) for row in calls.values("purpose").annotate(**TOTALS)}
+    by_agent = {row["agent__persona__key"] or "(shared)": _clean(row)
+                for row in calls.values("agent__persona__key").annotate(**TOTALS)}
+    return {"run": run_totals(run), "by_purpose": dict(sorted(by_purpose.items())),
+            "by_agent": dict(sorted(by_agent.items()))}
