@@ -53,9 +53,14 @@ def assert_every_fault_shows(run, server, retries):
     for r in server.records:
         requests[r["digest"]].append(r["fault"])
     calls = list(LLMCall.objects.filter(run=run))
-    by_digest = {messages_digest(c.prompt): c for c in calls}
-    assert len(by_digest) == len(calls), "two calls had the same prompt"
-    assert set(requests) <= set(by_digest), "the server saw a request no call recorded"
+    grouped = defaultdict(list)
+    for c in calls:
+        grouped[messages_digest(c.prompt)].append(c)
+    assert set(requests) <= set(grouped), "the server saw a request no call recorded"
+    for digest, same in grouped.items():  # calls with one prompt (e.g. importance of a canned answer)
+        assert sum(c.attempts for c in same) == len(requests[digest]), (same[0].purpose, same[0].tick)
+    by_digest = {d: same[0] for d, same in grouped.items() if len(same) == 1}
+    assert len(by_digest) > 0.9 * len(calls)
     seen = defaultdict(int)
     for digest, call in by_digest.items():
         faults = requests[digest]
@@ -65,9 +70,14 @@ def assert_every_fault_shows(run, server, retries):
         last = faults[-1]
         if not call.answered:
             assert last in TRANSPORT_FAULTS and call.attempts == retries + 1 and call.error
-            assert call.outcome == (LLMCall.ACTION_FAIL if call.purpose == "action" else LLMCall.SKIPPED)
-        elif last is not None:  # a content fault: the action contract rejects it
+            if call.purpose == "action":
+                assert call.outcome == LLMCall.ACTION_FAIL
+            else:  # a logged, skipped step (memory purposes record it as an error with the reason)
+                assert call.outcome in (LLMCall.SKIPPED, LLMCall.ERROR) and call.error
+        elif last is not None and call.purpose == "action":  # a content fault: the action contract rejects it
             assert last not in TRANSPORT_FAULTS and call.outcome == LLMCall.ACTION_FAIL, (last, call.detail)
+        elif last is not None:  # memory purposes read their answer tolerantly, or skip the step
+            assert last not in TRANSPORT_FAULTS and call.outcome in (LLMCall.OK, LLMCall.SKIPPED, LLMCall.ERROR), (last, call.detail)
         for f in faults:
             if f:
                 seen[f] += 1
@@ -84,13 +94,18 @@ def test_a_run_under_a_20_percent_fault_rate_completes_with_every_fault_accounte
                          "not_json", "missing_key", "extra_key", "wrong_type", "fenced"}
     calls = LLMCall.objects.filter(run=run)
     assert calls.filter(attempts__gt=1).exists() and calls.filter(outcome=LLMCall.ACTION_FAIL).exists()
-    # every request carried what the profile says for its purpose: JSON mode and no reasoning for actions
+    # every request carried what the profile says for its purpose: JSON mode where the answer is an
+    # object (action, trust), reasoning off for actions and on for trust, as the profile's defaults say
+    purpose_of = {messages_digest(c.prompt): c.purpose for c in calls}
+    config = GatewayConfig.from_profile(run.profile)
+    purposes = set()
     for r in server.records:
-        body = r["body"]
-        if "exactly these six keys" in body["messages"][0]["content"]:
-            assert body["response_format"] == {"type": "json_object"} and body["reasoning"] == {"enabled": False}
-        else:
-            assert "response_format" not in body and body["reasoning"] == {"enabled": False}  # reflections
+        body, purpose = r["body"], purpose_of[r["digest"]]
+        purposes.add(purpose)
+        assert ("response_format" in body) == (purpose in ("action", "trust")), purpose
+        assert body["reasoning"] == {"enabled": config.reasoning_for(purpose)}, purpose
+    assert {"action", "reflection", "trust"} <= purposes
+    assert config.reasoning_for("trust") and not config.reasoning_for("action")
     assert calls.filter(purpose="reflection", outcome=LLMCall.OK).exists()
     # the engine turned each final content fault into an ACTION_FAIL memory for the agent
     from memories.models import Memory
