@@ -89,6 +89,7 @@ def test_pausing_mid_chunk_stops_after_the_current_tick(run, queued, monkeypatch
         return real_advance(run_, until_tick, on_tick=hook)
 
     monkeypatch.setattr(tasks, "advance", pause_at_two)
+    monkeypatch.setattr(tasks, "LOOK_EVERY_S", 0)
     assert tasks.run_chunk(run.pk, 0)["outcome"] == "released"
     assert state(run) == (2, "paused", "", "")
     assert queued == []
@@ -135,3 +136,12 @@ def test_a_worker_that_lost_its_claim_does_not_fail_or_chain_the_run(run, queued
     assert tasks.run_chunk(run.pk, 0)["outcome"] == "lost"
     assert state(run) == (1, "running", "other:1", "")
     assert queued == []
+
+
+def test_the_rescue_schedule_is_created_once():
+    from django_q.models import Schedule
+
+    tasks.ensure_rescue_schedule()
+    tasks.ensure_rescue_schedule()
+    schedule = Schedule.objects.get(name=tasks.RESCUE_SCHEDULE)
+    assert (schedule.func, schedule.schedule_type, schedule.minutes) == ("voyage.tasks.rescue_task", "I", 1)

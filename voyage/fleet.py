@@ -53,11 +53,11 @@ class ScratchDB:
     """A fresh, migrated database that disappears afterwards: a SQLite file in a temporary folder,
     or a dedicated PostgreSQL database (voyage_test_<random>) on the server POSTGRES_URL names."""
 
-    def __init__(self, kind: str, redis: bool = False, server_url: str = POSTGRES_URL):
+    def __init__(self, kind: str, redis: bool | str = False, server_url: str = POSTGRES_URL):
         if kind not in ("sqlite", "postgres"):
             raise ValueError(f"unknown database kind {kind!r}")
         self.kind = kind
-        self.redis = redis
+        self.redis = REDIS_TEST_URL if redis is True else redis  # False, or the Redis URL to use
         self.server_url = server_url
         self.queue_name = f"voyage-test-{uuid.uuid4().hex[:10]}"  # a Redis queue of its own
         self._tmp = tempfile.TemporaryDirectory(prefix="voyage-worker-")
@@ -79,7 +79,7 @@ class ScratchDB:
         if self.kind == "postgres":
             self._admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
         if self.redis:
-            _redis_delete_queue(self.queue_name)
+            _redis_delete_queue(self.redis, self.queue_name)
         self._tmp.cleanup()
 
     def _admin(self, sql: str) -> None:
@@ -93,7 +93,7 @@ class ScratchDB:
         env.update(DATABASE_URL=self.url, VOYAGE_Q_NAME=self.queue_name, VOYAGE_VAR_DIR=str(self.dir / "var"),
                    PYTHONUNBUFFERED="1")
         if self.redis:
-            env["REDIS_URL"] = REDIS_TEST_URL
+            env["REDIS_URL"] = self.redis
         env.update({k: str(v) for k, v in extra.items()})
         return env
 
@@ -115,11 +115,11 @@ class ScratchDB:
         return self.query("SELECT tick, state, error FROM voyage_run WHERE id = %s", (run_id,))[0]
 
 
-def _redis_delete_queue(name: str) -> None:
+def _redis_delete_queue(url: str, name: str) -> None:
     try:
         import redis
 
-        redis.from_url(REDIS_TEST_URL).delete(f"django_q:{name}:q")
+        redis.from_url(url).delete(f"django_q:{name}:q")
     except Exception:
         pass
 

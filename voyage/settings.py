@@ -73,7 +73,7 @@ else:
 # would be harmless, but wasteful). A claim whose heartbeat is older than VOYAGE_STALE_SECONDS
 # belongs to a vanished worker and is taken over.
 VOYAGE_TASK_TIMEOUT = env_int("VOYAGE_TASK_TIMEOUT", 300)
-VOYAGE_CHUNK_TICKS = env_int("VOYAGE_CHUNK_TICKS", 60)
+VOYAGE_CHUNK_TICKS = env_int("VOYAGE_CHUNK_TICKS", 480)
 VOYAGE_CHUNK_SECONDS = env_int("VOYAGE_CHUNK_SECONDS", 20)
 VOYAGE_STALE_SECONDS = env_int("VOYAGE_STALE_SECONDS", VOYAGE_TASK_TIMEOUT + 60)
 if not 0 < VOYAGE_CHUNK_SECONDS < VOYAGE_TASK_TIMEOUT or VOYAGE_CHUNK_TICKS < 1:

@@ -33,6 +33,7 @@ log = logging.getLogger("voyage.tasks")
 
 ACTIVE = (Run.QUEUED, Run.RUNNING)
 RESCUE_SCHEDULE = "voyage: rescue runs whose worker vanished"
+LOOK_EVERY_S = 0.25  # how often a chunk checks that its run is still active and still its own
 
 
 class ChunkDone(Exception):
@@ -77,11 +78,17 @@ def run_chunk(run_id: int, from_tick: int) -> dict:
     deadline = time.monotonic() + settings.VOYAGE_CHUNK_SECONDS
     log.info("chunk run=%s from=%s worker=%s claimed", run_id, from_tick, me)
 
+    next_look = 0.0
+
     def after_tick(tick: int) -> None:
-        if time.monotonic() > deadline:
+        nonlocal next_look
+        now = time.monotonic()
+        if now > deadline:
             raise ChunkDone("time budget spent")
-        if not Run.objects.filter(pk=run_id, state__in=ACTIVE, claimed_by=me).exists():
-            raise ChunkDone("paused, stopped or taken over")
+        if now >= next_look:  # a pause is noticed within a tick or two; overnight ticks take ~1 ms
+            next_look = now + LOOK_EVERY_S
+            if not Run.objects.filter(pk=run_id, state__in=ACTIVE, claimed_by=me).exists():
+                raise ChunkDone("paused, stopped or taken over")
 
     try:
         advance(run, until, on_tick=after_tick)
