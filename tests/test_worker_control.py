@@ -139,3 +139,12 @@ def test_admin_actions_start_pause_and_resume(client, run, queued, django_captur
     assert "ValueError: bad profile" in page
     act("resume_runs")
     assert Run.objects.get(pk=run.pk).state == "queued"
+
+
+def test_voyage_control_command_pauses_and_refuses_clearly(run, queued):
+    Run.objects.filter(pk=run.pk).update(state="running")
+    out = io.StringIO()
+    call_command("voyage_control", "pause", str(run.pk), stdout=out)
+    assert json.loads(out.getvalue()) == {"run_id": run.pk, "state": "paused", "tick": 0, "target_ticks": 6}
+    with pytest.raises(CommandError, match="only a queued or running run can be paused"):
+        call_command("voyage_control", "pause", str(run.pk), stdout=io.StringIO())
