@@ -112,7 +112,7 @@ def test_rescue_takes_over_dead_and_stale_claims_only(queued, settings):
     fresh_elsewhere = create_run(scenario, target_ticks=5)
     paused = create_run(scenario, target_ticks=5)
     Run.objects.filter(pk=dead_here.pk).update(state="running", claimed_by=f"{host}:999999999", heartbeat_at=now)
-    Run.objects.filter(pk=alive_here.pk).update(state="running", claimed_by=f"{host}:{os.getpid()}", heartbeat_at=now)
+    Run.objects.filter(pk=alive_here.pk).update(state="running", claimed_by=f"{host}:{os.getppid()}", heartbeat_at=now)
     Run.objects.filter(pk=stale_elsewhere.pk).update(state="running", claimed_by="elsewhere:12",
                                                      heartbeat_at=now - timedelta(seconds=settings.VOYAGE_STALE_SECONDS + 5))
     Run.objects.filter(pk=fresh_elsewhere.pk).update(state="running", claimed_by="elsewhere:13", heartbeat_at=now)
@@ -120,7 +120,7 @@ def test_rescue_takes_over_dead_and_stale_claims_only(queued, settings):
 
     assert sorted(tasks.rescue_runs()) == sorted([dead_here.pk, stale_elsewhere.pk])
     assert sorted(queued) == sorted([(dead_here.pk, 0), (stale_elsewhere.pk, 0)])
-    assert state(dead_here)[2] == "" and state(alive_here)[2] == f"{host}:{os.getpid()}"
+    assert state(dead_here)[2] == "" and state(alive_here)[2] == f"{host}:{os.getppid()}"
     # A worker starting also re-queues active runs nobody holds (their queued chunk may be lost).
     queued.clear()
     assert sorted(tasks.rescue_runs(unclaimed_too=True)) == sorted([dead_here.pk, stale_elsewhere.pk])

@@ -131,10 +131,13 @@ def release(run_id: int, tick: int, me: str) -> str:
 # --- rescue: runs whose worker vanished ---------------------------------------------------------
 def claimant_gone(claimed_by: str, host: str) -> bool:
     """True when the claim names a process on this host that no longer runs (a zombie counts as
-    gone: its parent was killed with it and nobody has reaped it yet)."""
+    gone: its parent was killed with it and nobody has reaped it yet). Called by a worker between
+    tasks, so a claim naming its own pid was left by an earlier process that had the same pid."""
     claim_host, _, pid = claimed_by.rpartition(":")
     if claim_host != host[:60] or not pid.isdigit():
         return False
+    if int(pid) == os.getpid():
+        return True  # a previous process with our pid: we run one task at a time and hold no claim now
     try:
         with open(f"/proc/{pid}/stat") as f:
             return f.read().rsplit(")", 1)[1].split()[0] == "Z"
