@@ -138,10 +138,14 @@ def test_a_worker_that_lost_its_claim_does_not_fail_or_chain_the_run(run, queued
     assert queued == []
 
 
-def test_the_rescue_schedule_is_created_once():
+def test_the_rescue_schedule_exists_once():
     from django_q.models import Schedule
 
     tasks.ensure_rescue_schedule()
     tasks.ensure_rescue_schedule()
     schedule = Schedule.objects.get(name=tasks.RESCUE_SCHEDULE)
+    # Two workers starting together may both have created one: the extra goes, nothing raises.
+    Schedule.objects.create(name=tasks.RESCUE_SCHEDULE, func="voyage.tasks.rescue_task", schedule_type="I", minutes=1)
+    tasks.ensure_rescue_schedule()
+    assert list(Schedule.objects.filter(name=tasks.RESCUE_SCHEDULE)) == [schedule]
     assert (schedule.func, schedule.schedule_type, schedule.minutes) == ("voyage.tasks.rescue_task", "I", 1)

@@ -186,11 +186,14 @@ def rescue_task() -> list[int]:
 def ensure_rescue_schedule() -> None:
     from django_q.models import Schedule
 
-    Schedule.objects.get_or_create(
-        name=RESCUE_SCHEDULE,
-        defaults={"func": "voyage.tasks.rescue_task", "schedule_type": Schedule.MINUTES, "minutes": 1,
-                  "repeats": -1},
-    )
+    # Not get_or_create: workers starting together can both create it (the name is not unique), and
+    # a duplicate must never make start() fail. Extra copies are removed instead.
+    ids = list(Schedule.objects.filter(name=RESCUE_SCHEDULE).order_by("pk").values_list("pk", flat=True))
+    if not ids:
+        Schedule.objects.create(name=RESCUE_SCHEDULE, func="voyage.tasks.rescue_task",
+                                schedule_type=Schedule.MINUTES, minutes=1, repeats=-1)
+    elif len(ids) > 1:
+        Schedule.objects.filter(pk__in=ids[1:]).delete()
 
 
 def on_worker_spawn(sender, proc_name, **kwargs) -> None:
