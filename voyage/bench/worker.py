@@ -5,7 +5,8 @@ fresh database on the PostgreSQL server named), so the bench never touches your 
 Prints runs, workers, ticks (per run), ticks_per_s (all runs together on all workers),
 foreground_ticks_per_s (advance() in-process, as run_voyage does it), one_worker_ticks_per_s (one
 worker, one run alone), overhead (foreground ÷ one worker, same run) and scaling (all runs on all
-workers ÷ the same runs on one worker)."""
+workers ÷ the same runs on one worker), with the machine's cpus and load average (scaling means
+little on a machine whose cores are busy with other work)."""
 from __future__ import annotations
 
 import os
@@ -54,6 +55,9 @@ def inner(runs: int, workers: int, ticks: int) -> dict:
         "overhead": round(foreground / one_alone, 3),
         "scaling": round(all_workers / one_all, 3),
         "chunk_ticks": settings.VOYAGE_CHUNK_TICKS,
+        # Scaling needs idle cores: on a machine busy with other work these say how much was free.
+        "cpus": os.cpu_count(),
+        "load_1m_after": round(os.getloadavg()[0], 2),
     }
 
 
