@@ -52,7 +52,7 @@ def test_run_survives_sigkill_of_the_worker(backend, tmp_path):
             try:
                 # Let the restarted worker make progress, then kill it at a random moment after.
                 wait_for(lambda: db.run_row(run_id)[0] > start_tick, 60, what=f"progress after restart {n}")
-                time.sleep(rng.uniform(0.0, 0.6))
+                time.sleep(rng.uniform(0.0, 0.4))
             finally:
                 worker.kill()
             kills.append(db.run_row(run_id)[0])
