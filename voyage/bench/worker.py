@@ -85,8 +85,6 @@ def _on_workers(workers: int, runs: int, ticks: int, logs: Path) -> float:
     """Seconds from queueing `runs` runs to the last one finishing, on one warm cluster of
     `workers` worker processes. (One cluster, not several: a django-q2 cluster's pusher prefetches
     tasks, so separate one-worker clusters on one machine would hoard runs from each other.)"""
-    from django.db import close_old_connections
-
     from voyage import control
     from voyage.fleet import Worker, wait_for
     from voyage.models import Run
@@ -102,13 +100,14 @@ def _on_workers(workers: int, runs: int, ticks: int, logs: Path) -> float:
             control.start(run_id)
 
         def all_done() -> bool:
-            close_old_connections()
+            # One connection for the whole wait (autocommit: each query sees the latest commits);
+            # reconnecting at every poll would cost PostgreSQL a backend process each time.
             states = list(Run.objects.filter(pk__in=ids).values_list("state", flat=True))
             if "failed" in states:
                 raise RuntimeError(f"a bench run failed: {Run.objects.filter(pk__in=ids, state='failed').first().error}")
             return all(s == "finished" for s in states)
 
-        wait_for(all_done, 600, interval=0.05, what="the bench runs")
+        wait_for(all_done, 600, interval=0.1, what="the bench runs")
         return time.perf_counter() - began
     finally:
         for w in fleet:
