@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 DAYS ?= 1
 
-.PHONY: demo test bench install migrate clean
+.PHONY: demo test bench install migrate clean worker stop status
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,12 +18,40 @@ install: $(VENV)/.installed
 migrate: install
 	$(PY) manage.py migrate --noinput -v 0
 
-demo: migrate
-	$(PY) manage.py run_voyage --scenario 1912 --days $(DAYS) | tee var/last-run.json
-	$(PY) manage.py transcript --run latest --output var/transcript.md
+# The demo: the worker (tick and memory clusters) and a one-day voyage, all in the background.
+demo: worker
+	@$(PY) manage.py start_voyage --scenario 1912 --days $(DAYS) | tee var/demo-run.json
 	@echo
-	@echo "What happened: var/transcript.md (the voyage, tick by tick); figures: var/last-run.json;"
-	@echo "every row (memories, events, exact prompts) is in the SQLite database var/voyage.sqlite3."
+	@echo "A voyage is running in the background on the worker (log: var/worker-voyage.log)."
+	@echo "  watch it:     $(PY) manage.py voyage_status        (or: make status)"
+	@echo "  read it:      $(PY) manage.py transcript --run latest --output var/transcript.md"
+	@echo "  stop worker:  make stop      (runs stay where they are; 'make worker' carries on with them)"
+
+# Start the two django-q2 clusters if they are not running: ticks, and compaction/dream jobs
+# (the "memory" queue). Each in a process group of its own, so `make stop` ends it whole.
+worker: migrate
+	@for q in voyage memory; do \
+	  pidfile=var/worker-$$q.pid; \
+	  if [ -f $$pidfile ] && kill -0 $$(cat $$pidfile) 2>/dev/null; then \
+	    echo "worker $$q already running (pid $$(cat $$pidfile))"; \
+	  else \
+	    name=; [ $$q = memory ] && name=memory; \
+	    Q_CLUSTER_NAME=$$name setsid $(PY) manage.py qcluster >>var/worker-$$q.log 2>&1 </dev/null & \
+	    echo $$! >$$pidfile; echo "worker $$q started (pid $$!, log var/worker-$$q.log)"; \
+	  fi; \
+	done
+
+# qcluster does not always exit on SIGTERM: end the whole group. Safe at any moment: committed
+# ticks stay committed, and the next worker picks the runs up where they are.
+stop:
+	@for f in var/worker-voyage.pid var/worker-memory.pid; do \
+	  [ -f $$f ] || continue; pid=$$(cat $$f); \
+	  kill -TERM -$$pid 2>/dev/null; sleep 1; kill -KILL -$$pid 2>/dev/null; \
+	  rm -f $$f; echo "stopped worker (pid $$pid)"; \
+	done
+
+status:
+	@$(PY) manage.py voyage_status
 
 test: install
 	$(PY) -m pytest -q

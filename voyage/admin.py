@@ -1,4 +1,4 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db import models
 
 from voyage.models import Event, LLMCall, ModelProfile, Run
@@ -35,12 +35,36 @@ class ModelProfileAdmin(admin.ModelAdmin):
         return bool(os.environ.get(obj.api_key_env))
 
 
+def _control(verb: str, description: str):
+    """An admin action calling voyage.control.<verb> on each selected run, reporting each refusal."""
+
+    @admin.action(description=description)
+    def action(modeladmin, request, queryset):
+        from voyage import control
+
+        done = 0
+        for run in queryset.order_by("pk"):
+            try:
+                getattr(control, verb)(run.pk)
+                done += 1
+            except control.ControlError as exc:
+                modeladmin.message_user(request, str(exc), messages.WARNING)
+        if done:
+            modeladmin.message_user(request, f"{verb}: {done} run(s).", messages.SUCCESS)
+
+    action.__name__ = f"{verb}_runs"
+    return action
+
+
 @admin.register(Run)
 class RunAdmin(admin.ModelAdmin):
     list_display = ("id", "name", "scenario", "state", "tick", "target_ticks", "schedule", "seed", "profile",
                     "replay_of", "error", "pause_reason")
     list_filter = ("state", "schedule", "scenario")
-    readonly_fields = ("uuid", "tick", "claimed_by", "heartbeat_at", "created_at", "pause_reason", "usage")
+    readonly_fields = ("uuid", "tick", "state", "error", "claimed_by", "heartbeat_at", "created_at", "pause_reason",
+                       "usage")
+    actions = [_control("start", "Start selected runs on the worker"), _control("pause", "Pause selected runs"),
+               _control("resume", "Resume selected runs (after a pause or a fixed failure)")]
 
     @admin.display(description="model calls: totals per purpose")
     def usage(self, obj):

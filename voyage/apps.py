@@ -4,3 +4,11 @@ from django.apps import AppConfig
 class VoyageConfig(AppConfig):
     name = "voyage"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        # A tick worker starting picks up runs whose worker vanished (voyage.tasks.rescue_runs).
+        from django_q.signals import post_spawn
+
+        from voyage.tasks import on_worker_spawn
+
+        post_spawn.connect(on_worker_spawn, dispatch_uid="voyage-rescue-on-spawn")

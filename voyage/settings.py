@@ -1,6 +1,8 @@
 """Django settings for Voyage. Everything that varies comes from the environment (voyage.env)."""
 from pathlib import Path
 
+from django.core.exceptions import ImproperlyConfigured
+
 from voyage.env import database_from_url, env_bool, env_int, env_str, redis_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -64,11 +66,24 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# The worker (voyage.tasks): a run advances as a chain of chunks of ticks on the default queue;
+# compaction and dream jobs go to their own "memory" queue (`qcluster --name memory`), so a burst
+# of them never delays a tick. A chunk stops starting ticks after VOYAGE_CHUNK_SECONDS, well inside
+# the task timeout, which is itself well inside `retry` (a task redelivered while it still runs
+# would be harmless, but wasteful). A claim whose heartbeat is older than VOYAGE_STALE_SECONDS
+# belongs to a vanished worker and is taken over.
+VOYAGE_TASK_TIMEOUT = env_int("VOYAGE_TASK_TIMEOUT", 300)
+VOYAGE_CHUNK_TICKS = env_int("VOYAGE_CHUNK_TICKS", 480)
+VOYAGE_CHUNK_SECONDS = env_int("VOYAGE_CHUNK_SECONDS", 20)
+VOYAGE_STALE_SECONDS = env_int("VOYAGE_STALE_SECONDS", VOYAGE_TASK_TIMEOUT + 60)
+if not 0 < VOYAGE_CHUNK_SECONDS < VOYAGE_TASK_TIMEOUT or VOYAGE_CHUNK_TICKS < 1:
+    raise ImproperlyConfigured("VOYAGE_CHUNK_TICKS must be >= 1 and 0 < VOYAGE_CHUNK_SECONDS < VOYAGE_TASK_TIMEOUT.")
+
 Q_CLUSTER = {
-    "name": "voyage",
+    "name": env_str("VOYAGE_Q_NAME", "voyage"),
     "workers": env_int("VOYAGE_WORKERS", 1),
-    "timeout": 120,
-    "retry": 300,
+    "timeout": VOYAGE_TASK_TIMEOUT,
+    "retry": 3 * VOYAGE_TASK_TIMEOUT,
     "max_attempts": 0,
     "ack_failures": True,
     "poll": 0.2,

@@ -1,40 +1,55 @@
-"""Benchmarks: each prints one JSON line of figures. `python manage.py bench engine --days 1`."""
+"""Benchmarks: each prints one JSON line of figures.
+
+    python manage.py bench engine --days 1
+    python manage.py bench memory --days 3
+    python manage.py bench concurrency --latency-ms 200 --ticks 5
+    python manage.py bench worker --runs 4 --workers 2 --ticks 200
+"""
 import json
 
 from django.core.management.base import BaseCommand, CommandError
+
+DEFAULT_TICKS = {"concurrency": 5, "worker": 200}
 
 
 class Command(BaseCommand):
     help = "Run a benchmark and print one JSON line of figures."
 
     def add_arguments(self, parser):
-        parser.add_argument("which", choices=["engine", "memory", "concurrency"])
-        parser.add_argument("--days", type=float, default=1)
+        parser.add_argument("which", choices=["engine", "memory", "concurrency", "worker"])
+        parser.add_argument("--days", type=float, default=1, help="engine, memory: simulated days")
         parser.add_argument("--schedule", default="sequential", choices=["sequential", "simultaneous"])
-        parser.add_argument("--inner", action="store_true", help="(internal) run on the configured database")
+        parser.add_argument("--ticks", type=int, help="concurrency: ticks timed per schedule (5); worker: per run (200)")
         parser.add_argument("--latency-ms", type=float, default=200, help="concurrency: the server's latency per call")
-        parser.add_argument("--ticks", type=int, default=5, help="concurrency: ticks to time in each schedule")
+        parser.add_argument("--runs", type=int, default=4, help="worker: runs queued together")
+        parser.add_argument("--workers", type=int, default=2, help="worker: worker processes")
+        parser.add_argument("--inner", action="store_true", help="(internal) run on the configured database")
         parser.add_argument("--base-url", help="(internal) concurrency: the running fake server")
 
     def handle(self, *args, **options):
-        if options["which"] == "engine":
+        which = options["which"]
+        ticks = options["ticks"] if options["ticks"] is not None else DEFAULT_TICKS.get(which)
+        if which in ("engine", "memory") and options["days"] <= 0:
+            raise CommandError("--days must be positive")
+        if which == "engine":
             from voyage.bench import engine
 
-            if options["days"] <= 0:
-                raise CommandError("--days must be positive")
-            run = engine.inner if options["inner"] else engine.outer
-            figures = run(options["days"], options["schedule"])
-        elif options["which"] == "memory":  # memory over days: prompt sizes, compaction, context timings
+            figures = (engine.inner if options["inner"] else engine.outer)(options["days"], options["schedule"])
+        elif which == "memory":  # memory over days: prompt sizes, compaction, context timings
             from voyage.bench import memory
 
-            if options["days"] <= 0:
-                raise CommandError("--days must be positive")
             figures = (memory.inner if options["inner"] else memory.outer)(options["days"])
-        elif options["which"] == "concurrency":
+        elif which == "concurrency":
             from voyage.bench import concurrency
 
-            if options["latency_ms"] <= 0 or options["ticks"] < 1:
+            if options["latency_ms"] <= 0 or ticks < 1:
                 raise CommandError("--latency-ms must be positive and --ticks at least 1")
-            figures = (concurrency.inner(options["latency_ms"], options["ticks"], options["base_url"])
-                       if options["inner"] else concurrency.outer(options["latency_ms"], options["ticks"]))
+            figures = (concurrency.inner(options["latency_ms"], ticks, options["base_url"])
+                       if options["inner"] else concurrency.outer(options["latency_ms"], ticks))
+        else:
+            from voyage.bench import worker
+
+            if min(options["runs"], options["workers"], ticks) < 1:
+                raise CommandError("--runs, --workers and --ticks must be positive")
+            figures = (worker.inner if options["inner"] else worker.outer)(options["runs"], options["workers"], ticks)
         self.stdout.write(json.dumps(figures))

@@ -1,0 +1,36 @@
+"""List runs: tick, state (queued, running, paused, finished, failed) and the last error.
+
+`--json`: one JSON line per run with run_id, tick, target_ticks, state, error, transcript_sha256."""
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand
+
+from voyage.engine.runner import transcript_sha256
+from voyage.models import Run
+
+
+class Command(BaseCommand):
+    help = "List runs with their tick, state and last error."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--json", action="store_true", help="one JSON line per run")
+        parser.add_argument("--run", type=int, action="append", help="only this run (repeatable)")
+
+    def handle(self, *args, **options):
+        runs = Run.objects.order_by("pk")
+        if options["run"]:
+            runs = runs.filter(pk__in=options["run"])
+        if options["json"]:
+            for run in runs:
+                self.stdout.write(json.dumps({
+                    "run_id": run.pk, "tick": run.tick, "target_ticks": run.target_ticks, "state": run.state,
+                    "error": run.error, "claimed_by": run.claimed_by, "transcript_sha256": transcript_sha256(run),
+                }))
+            return
+        self.stdout.write(f"{'run':>5}  {'tick':>11}  {'state':<8}  {'worker':<24}  error")
+        for run in runs:
+            progress = f"{run.tick}/{run.target_ticks}"
+            error = run.error.splitlines()[0][:100] if run.error else ""
+            self.stdout.write(f"{run.pk:>5}  {progress:>11}  {run.state:<8}  {run.claimed_by[:24]:<24}  {error}")
