@@ -10,13 +10,18 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="session")
 def one_day_run(django_db_setup, django_db_blocker):
-    """A whole offline day of the 1912 scenario (sequential, seed 1912), run once per session."""
+    """A whole offline day of the 1912 scenario (sequential, seed 1912), run once per session, its
+    memory jobs (compaction, dreams) run inline, finished as the batch runner leaves a run."""
+    from tests.memory_helpers import jobs_inline
     from voyage.engine.runner import advance, create_run
+    from voyage.models import Run
     from world.models import Scenario
 
-    with django_db_blocker.unblock():
+    with django_db_blocker.unblock(), jobs_inline():
         run = create_run(Scenario.objects.get(slug="1912"), seed=1912, target_ticks=480)
         advance(run, 480)
+        Run.objects.filter(pk=run.pk).update(state=Run.FINISHED)
+        run.refresh_from_db()
     return run
 
 
