@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import random
 
-from voyage.engine import steps
 from memories.dreams import queue_dreams
+from voyage.engine import steps
 from voyage.engine.schedule import is_overnight, plan_tick
 from voyage.engine.world import RunWorld
 from voyage.engine.writer import TickWriter
@@ -47,9 +47,8 @@ def run_tick(world: RunWorld, gateway: Gateway) -> TickWriter:
 
 
 def acting_order(world: RunWorld, tick: int) -> list[int]:
-    """Living agents in a stable order, shuffled by the run's seed for this tick."""
-    ids = sorted(a.id for a in world.living())
-    by_key = {a.id: a.persona.key for a in world.living()}
-    ids.sort(key=lambda i: by_key[i])
+    """Living agents in a stable order (by persona key, the same in any database), shuffled by the
+    run's seed for this tick."""
+    ids = [a.id for a in sorted(world.living(), key=lambda a: a.persona.key)]
     random.Random(f"{world.seed}:{tick}:order").shuffle(ids)
     return ids
