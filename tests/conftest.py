@@ -25,6 +25,16 @@ def one_day_run(django_db_setup, django_db_blocker):
     return run
 
 
+@pytest.fixture
+def queued(monkeypatch):
+    """Run chunks queued by the code under test, collected instead of going to the broker."""
+    from voyage import tasks
+
+    calls = []
+    monkeypatch.setattr(tasks, "queue_chunk", lambda run_id, tick: calls.append((run_id, tick)))
+    return calls
+
+
 def manage(*args, env=None, **kwargs):
     """argv for `python manage.py ...` in a subprocess."""
     return [sys.executable, str(ROOT / "manage.py"), *args]

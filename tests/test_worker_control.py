@@ -18,13 +18,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def queued(monkeypatch):
-    calls = []
-    monkeypatch.setattr(tasks, "queue_chunk", lambda run_id, tick: calls.append((run_id, tick)))
-    return calls
-
-
-@pytest.fixture
 def run():
     return create_run(Scenario.objects.get(slug="1912"), seed=3, target_ticks=6)
 

@@ -18,14 +18,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def queued(monkeypatch):
-    """Chunks queued by the code under test, instead of going to the broker."""
-    calls = []
-    monkeypatch.setattr(tasks, "queue_chunk", lambda run_id, tick: calls.append((run_id, tick)))
-    return calls
-
-
-@pytest.fixture
 def run(settings):
     settings.VOYAGE_CHUNK_TICKS = 5
     return create_run(Scenario.objects.get(slug="1912"), seed=11, target_ticks=12)

@@ -8,7 +8,7 @@ from memories import reflection, trust
 from memories.compaction import check_before_action
 from memories.context import action_messages, cues_for, writing_messages
 from memories.diary import rows_of_day, write_diaries
-from voyage.engine.resolve import fail, fall_asleep, hop, resolve_action
+from voyage.engine.resolve import fall_asleep, hop, resolve_action
 from voyage.engine.schedule import TICKS_PER_DAY, clock, next_dawn
 from voyage.engine.world import RunWorld
 from voyage.engine.writer import TickWriter
