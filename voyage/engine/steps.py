@@ -126,9 +126,9 @@ def act_sequentially(world: RunWorld, w: TickWriter, gateway: Gateway, order: li
 def act_simultaneously(world: RunWorld, w: TickWriter, gateway: Gateway, order: list[int]) -> None:
     """Everyone decides on the same tick-start snapshot; calls run concurrently; actions then resolve
     in the seeded order (a target that has gone by then is an ACTION_FAIL)."""
-    deciding = [world.agents[aid] for aid in order if _ready(world.agents[aid], w.tick)
-                and world.agents[aid].destination_id is None
-                and world.agents[aid].fatigue < world.run.fatigue_limit]
+    agents = [world.agents[aid] for aid in order]
+    deciding = [a for a in agents if _ready(a, w.tick) and a.destination_id is None
+                and a.fatigue < world.run.fatigue_limit]  # the rest walk on or collapse, as below
     for a in deciding:
         check_before_action(world, w, a, gateway)  # compaction: soft queues a job, hard compacts now
     asked = {a.id: action_request(world, a, w.tick) for a in deciding}
