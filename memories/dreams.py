@@ -56,7 +56,7 @@ def dream(agent_id: int, tick: int, *, gateway=None) -> Dream | None:
     rooms = sorted(rooms)
     people = []
     if agent.rung >= 1:  # below rung 1 it knows no names, so its ledger means nothing to it
-        entries = (TrustEntry.objects.filter(agent=agent).select_related("other__persona")
+        entries = (TrustEntry.objects.filter(agent=agent, known_by_name=True).select_related("other__persona")
                    .order_by("-interaction_count", "other_id")[:DREAM_PEOPLE])
         people = [(e.other.persona.display_name, e.label, e.score) for e in entries]
     lines = [row_line(r[1], r[4]) for r in rows]

@@ -94,7 +94,7 @@ def action_request(world: RunWorld, a: AgentState, tick: int):
     hints = ActionHints(
         situation=situation,
         display_name=a.persona.display_name if a.rung >= 1 else None,
-        home_name=world.room_name(a.persona.home_node_id),
+        home_name=world.room_name(a.persona.home_node_id) if a.rung >= 1 else None,
         cues=cues,
     )
     messages = action_messages(world, a, situation, tick, cues)

@@ -113,5 +113,6 @@ class RunWorld:
         )
 
     def _label(self, agent_id: int, other_id: int) -> str | None:
+        """The ledger's label, once the agent has met them knowing names (see TrustEntry.known_by_name)."""
         entry = self.trust.get((agent_id, other_id))
-        return entry.label if entry else None
+        return entry.label if entry and entry.known_by_name else None

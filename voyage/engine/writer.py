@@ -79,6 +79,8 @@ class TickWriter:
             self.trust_changed[entry.pk] = entry
         entry.interaction_count += 1
         entry.updated_tick = self.tick
+        if agent.rung >= 1:
+            entry.known_by_name = True
         return entry
 
     # --- commit ---------------------------------------------------------------------------
@@ -122,7 +124,8 @@ AGENT_FIELDS = [
     "attrition", "fatigue", "importance_accumulator", "last_reflection_tick", "reflection_pending",
     "slept_since_tick",
 ]
-TRUST_FIELDS = ["interaction_count", "updated_tick", "score", "label", "emotional_tone", "rationale", "assessed_tick"]
+TRUST_FIELDS = ["interaction_count", "updated_tick", "score", "label", "emotional_tone", "rationale", "assessed_tick",
+                "known_by_name"]
 
 
 def update_rows(model, objects, field_names) -> None:
