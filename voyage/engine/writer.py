@@ -9,7 +9,7 @@ from memories.importance import importance_of
 from memories.models import Memory, TrustEntry, TrustHistory
 from voyage.engine.world import HotLine, RunWorld
 from voyage.gateway.base import ModelAnswer, ModelRequest
-from voyage.gateway.prompts import compress_messages
+from voyage.gateway.record import call_record
 from voyage.models import Event, LLMCall, Run
 from world.models import AgentState
 
@@ -51,15 +51,7 @@ class TickWriter:
                                  actor=actor, room_id=room_id, text=text, data=data or {}))
 
     def call(self, request: ModelRequest, answer: ModelAnswer, outcome: str, detail: str = "") -> None:
-        self.calls.append(LLMCall(
-            run_id=self.world.run.pk, agent_id=request.agent_id, tick=request.tick, purpose=request.purpose,
-            prompt_z=compress_messages(request.messages), raw_answer=answer.text or "", outcome=outcome,
-            answered=not answer.failed, error=answer.error,
-            detail=detail or answer.error, prompt_tokens=answer.prompt_tokens,
-            completion_tokens=answer.completion_tokens, reasoning_tokens=answer.reasoning_tokens,
-            cached_tokens=answer.cached_tokens, latency_ms=answer.latency_ms, attempts=answer.attempts,
-            cost=answer.cost,
-        ))
+        self.calls.append(call_record(self.world.run.pk, request, answer, outcome, detail))
 
     def touch(self, agent: AgentState) -> None:
         self.dirty.add(agent.id)
