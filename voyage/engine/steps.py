@@ -242,16 +242,21 @@ def night_thoughts(world: RunWorld, w: TickWriter, gateway: Gateway) -> None:
 
 
 # --- 8. digest -----------------------------------------------------------------------------
+NOTABLE = ("rung", "death", "attack", "attrition")
+
+
 def digest(world: RunWorld, w: TickWriter) -> None:
-    """A log summary every 10 ticks: where people are, what was said, what mattered. No writes."""
+    """A log line every 10 ticks: where people are now, and over the ticks since the last digest what
+    was said (how much, and the latest words) and what mattered. No writes."""
+    events, world.since_digest = world.since_digest, []
     if not digest_log.isEnabledFor(logging.INFO):
         return
     crowd = Counter(world.room_name(a.location_id) for a in world.living())
-    said = [e.text for e in w.events if e.kind == "communicate"][-3:]
-    notable = [e.text for e in w.events if e.kind in ("rung", "death", "attack", "attrition")]
-    digest_log.info("%s | run %s | %s | said: %s | %s", sim_clock(w.tick), world.run.pk,
-                    ", ".join(f"{room} {n}" for room, n in crowd.most_common(5)), " / ".join(said) or "-",
-                    "; ".join(notable) or "-")
+    said = [e.text for e in events if e.kind == "communicate"]
+    notable = [e.text for e in events if e.kind in NOTABLE]
+    digest_log.info("%s | run %s | %s | said %d: %s | %s", sim_clock(w.tick), world.run.pk,
+                    ", ".join(f"{room} {n}" for room, n in crowd.most_common(5)), len(said),
+                    " / ".join(said[-3:]) or "-", "; ".join(notable) or "-")
 
 
 # --- 9. daily bulletin ---------------------------------------------------------------------

@@ -62,6 +62,7 @@ class RunWorld:
         self.memory = WorkingMemory(run, self.agents)  # compaction counters, summaries, latest dream
         last = Event.objects.filter(run=run).order_by("-seq").values_list("seq", flat=True).first()
         self._seq = -1 if last is None else last
+        self.since_digest: list[Event] = []  # the events since the last digest (or since this load)
         self.trust: dict[tuple[int, int], TrustEntry] = {
             (t.agent_id, t.other_id): t for t in TrustEntry.objects.filter(run=run)
         }

@@ -47,8 +47,10 @@ class TickWriter:
 
     def event(self, kind: str, *, actor: AgentState | None = None, room_id: int | None = None, text: str = "",
               data: dict | None = None) -> None:
-        self.events.append(Event(run_id=self.world.run.pk, tick=self.tick, seq=self.world.next_seq(), kind=kind,
-                                 actor=actor, room_id=room_id, text=text, data=data or {}))
+        event = Event(run_id=self.world.run.pk, tick=self.tick, seq=self.world.next_seq(), kind=kind,
+                      actor=actor, room_id=room_id, text=text, data=data or {})
+        self.events.append(event)
+        self.world.since_digest.append(event)
 
     def call(self, request: ModelRequest, answer: ModelAnswer, outcome: str, detail: str = "") -> None:
         self.calls.append(call_record(self.world.run.pk, request, answer, outcome, detail))
