@@ -8,7 +8,7 @@ from memories import reflection, trust
 from memories.compaction import check_before_action
 from memories.context import action_messages, cues_for, writing_messages
 from memories.diary import rows_of_day, write_diaries
-from voyage.engine.resolve import fall_asleep, hop, resolve_action
+from voyage.engine.resolve import approach, fall_asleep, hop, resolve_action
 from world.time import TICKS_PER_DAY, next_dawn, sim_clock
 from voyage.engine.world import RunWorld
 from voyage.engine.writer import TickWriter
@@ -32,7 +32,8 @@ BULLETIN_BRIEF = (
 
 # --- 1. spouse collision -------------------------------------------------------------------
 def spouse_collision(world: RunWorld, w: TickWriter) -> None:
-    """Agents sharing a home_node meet: a mutual-presence memory and a forced interaction."""
+    """Agents sharing a home_node meet: a mutual-presence memory, then a forced interaction — each
+    approaches each of the others, who sees it (an `interact` event apiece)."""
     homes: dict[int, list[AgentState]] = {}
     for a in world.living():
         homes.setdefault(a.persona.home_node_id, []).append(a)
@@ -43,14 +44,20 @@ def spouse_collision(world: RunWorld, w: TickWriter) -> None:
         for a in group:
             others = [o for o in group if o.id != a.id]
             names = ", ".join(world.seen_as(a, o) for o in others)
-            spouse = [o for o in others if o.persona_id == a.persona.spouse_id]
+            spouse = any(o.persona_id == a.persona.spouse_id for o in others)
             bond = "you feel, past all reason, that you belong together" if spouse else "you share this cabin"
             w.remember(a, "presence", f"You are not alone: {names} is here beside you, and {bond}. "
                                       f"You reach for them and search their face for a name.")
-            for o in others:
-                w.met(a, o, label="spouse" if o in spouse else "cabin-mate")
         w.event("spouse_collision", room_id=home_id, text="they wake together",
                 data={"agents": [a.persona.key for a in group]})
+        for a in group:
+            for o in group:
+                if o is not a:
+                    approach(world, w, a, o, labels=(bond_label(a, o), bond_label(o, a)), forced="spouse collision")
+
+
+def bond_label(agent: AgentState, other: AgentState) -> str:
+    return "spouse" if other.persona_id == agent.persona.spouse_id else "cabin-mate"
 
 
 # --- 2. agent actions ----------------------------------------------------------------------
