@@ -9,7 +9,6 @@ from memories.compaction import check_before_action
 from memories.context import action_messages, cues_for, writing_messages
 from memories.diary import rows_of_day, write_diaries
 from voyage.engine.resolve import approach, fall_asleep, hop, resolve_action
-from world.time import TICKS_PER_DAY, next_dawn, sim_clock
 from voyage.engine.world import RunWorld
 from voyage.engine.writer import TickWriter
 from voyage.gateway.base import ACTION, BULLETIN, REFLECTION, Gateway, ModelRequest
@@ -17,6 +16,7 @@ from voyage.gateway.hints import ActionHints, TextHints
 from voyage.models import Event, LLMCall
 from world.models import AgentState
 from world.rules.actions import ActionFail, parse_action
+from world.time import TICKS_PER_DAY, next_dawn, sim_clock
 
 digest_log = logging.getLogger("voyage.digest")
 
