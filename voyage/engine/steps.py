@@ -80,7 +80,7 @@ def _ready(a: AgentState, tick: int) -> bool:
     return a.alive and not a.asleep and a.busy_until_tick <= tick
 
 
-def _travel_or_collapse(world: RunWorld, w: TickWriter, a: AgentState) -> bool:
+def travel_or_collapse(world: RunWorld, w: TickWriter, a: AgentState) -> bool:
     """Moves that need no model call: a walk in progress, or sleep forced by fatigue."""
     if not a.alive or a.asleep:
         return True
@@ -123,7 +123,7 @@ def act_sequentially(world: RunWorld, w: TickWriter, gateway: Gateway, order: li
     """The seed's schedule: one after another; later agents perceive what earlier ones did."""
     for aid in order:
         a = world.agents[aid]
-        if _travel_or_collapse(world, w, a):
+        if travel_or_collapse(world, w, a):
             continue
         check_before_action(world, w, a, gateway)  # compaction: soft queues a job, hard compacts now
         situation, request = action_request(world, a, w.tick)
@@ -150,7 +150,7 @@ def act_simultaneously(world: RunWorld, w: TickWriter, gateway: Gateway, order: 
             else:
                 w.call(request, answered[aid], LLMCall.SKIPPED, "died before the action resolved")
         else:
-            _travel_or_collapse(world, w, a)
+            travel_or_collapse(world, w, a)
 
 
 # --- 3. social attrition -------------------------------------------------------------------
