@@ -42,7 +42,8 @@ def _people_counts(schedule: str, ticks: int):
                                          .values_list("seq", "tick", "kind", "actor_id", "data")):
         first_of_tick.setdefault(tick, seq)
         who = key_of[data["killer"]] if kind == "death" else actor
-        if who is not None and kind not in ("wake", "reflection"):  # the first thing it did on its turn
+        # the first thing it did on its turn (not waking, a reflection, or a meeting the rules forced)
+        if who is not None and kind not in ("wake", "reflection") and not data.get("forced"):
             turn.setdefault((tick, who), seq)
     calls = list(LLMCall.objects.filter(run=run, purpose="action").order_by("id"))
     cuts = {c.id: (first_of_tick[c.tick], turn[(c.tick, c.agent_id)]) for c in calls}
