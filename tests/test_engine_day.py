@@ -6,7 +6,7 @@ import pytest
 
 from memories.models import Memory
 from tests.engine_helpers import ShipLog
-from voyage.engine.schedule import NIGHTFALL, TICKS_PER_DAY
+from world.time import NIGHTFALL, TICKS_PER_DAY
 from voyage.models import Event, LLMCall
 from world.models import AgentState, Room
 
