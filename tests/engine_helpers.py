@@ -17,7 +17,7 @@ from memories.models import Memory
 from voyage.engine.runner import advance, create_run
 from voyage.gateway.base import ACTION, Gateway, ModelAnswer, ModelRequest
 from voyage.models import Event, Run
-from world.models import AgentState, Exit, Persona, Prop, Room, Scenario
+from world.models import AgentState, Exit, Persona, Room, Scenario
 
 QUIET_TICK = 100  # day 1, 11:00: no reflection, wind-down, nightfall, digest or bulletin fires at 100 -> 101
 
@@ -113,10 +113,6 @@ def agent(run: Run, key: str) -> AgentState:
 
 def name_of(key: str) -> str:
     return Persona.objects.get(scenario=scenario(), key=key).display_name
-
-
-def own_prop(key: str, kind: str) -> Prop:
-    return Prop.objects.filter(owner__key=key, kind=kind).order_by("id").first()
 
 
 def memories(run: Run, key: str, **filters) -> list[str]:

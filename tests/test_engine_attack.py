@@ -4,6 +4,7 @@ import pytest
 from tests.engine_helpers import ScriptedGateway, act, agent, cast_of, events, memories, name_of, new_run, \
     people_shown, stage, step
 from voyage.models import LLMCall
+from world.models import AgentState
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +43,7 @@ def test_a_killing_makes_every_awake_onlooker_a_kill_witness_and_the_dead_stay_d
 
     # next tick: the dead neither act, nor are seen, nor can be struck again
     agent_ids = {key: agent(run, key).id for key in (killer, witness)}
-    type(agent(run, witness)).objects.filter(pk=agent_ids[witness]).update(busy_until_tick=run.tick)
+    AgentState.objects.filter(pk=agent_ids[witness]).update(busy_until_tick=run.tick)
     step(run, gateway)
     assert not [r for r in gateway.requests if r.agent_key == victim and r.purpose == "action"]
     [seen] = [people_shown(p) for p in gateway.prompts("action", witness)]

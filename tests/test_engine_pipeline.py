@@ -2,6 +2,7 @@
 is built, and answers resolve in the seeded order as soon as those before them are in — the first
 agent's action does not wait for the last agent's answer."""
 import threading
+import time
 from concurrent.futures import Future
 
 import pytest
@@ -37,17 +38,11 @@ class HeldBackGateway(ScriptedGateway):
         for request, future in early:
             future.set_result(self.complete(request))
         first = self.world.agents[early[0][0].agent_id]
-        self.first_resolved_before_last_answer = self._wait(lambda: first.busy_until_tick > self.world.run.tick)
+        deadline = time.monotonic() + 3
+        while first.busy_until_tick <= self.world.run.tick and time.monotonic() < deadline:
+            time.sleep(0.01)
+        self.first_resolved_before_last_answer = first.busy_until_tick > self.world.run.tick
         held.set_result(self.complete(last))
-
-    @staticmethod
-    def _wait(condition, seconds=3.0) -> bool:
-        done = threading.Event()
-        for _ in range(int(seconds / 0.01)):
-            if condition():
-                return True
-            done.wait(0.01)
-        return False
 
 
 def test_the_first_action_resolves_before_the_last_answer_is_in():
