@@ -45,7 +45,7 @@ def _people_counts(schedule: str, ticks: int):
         # the first thing it did on its turn (not waking, a reflection, or a meeting the rules forced)
         if who is not None and kind not in ("wake", "reflection") and not data.get("forced"):
             turn.setdefault((tick, who), seq)
-    calls = list(LLMCall.objects.filter(run=run, purpose="action").order_by("id"))
+    calls = list(LLMCall.objects.filter(run=run, purpose="action").exclude(outcome=LLMCall.SKIPPED).order_by("id"))
     cuts = {c.id: (first_of_tick[c.tick], turn[(c.tick, c.agent_id)]) for c in calls}
     ships = ShipLog(run).snapshots([s for pair in cuts.values() for s in pair])
     rows = []
