@@ -131,24 +131,27 @@ def act_sequentially(world: RunWorld, w: TickWriter, gateway: Gateway, order: li
 
 
 def act_simultaneously(world: RunWorld, w: TickWriter, gateway: Gateway, order: list[int]) -> None:
-    """Everyone decides on the same tick-start snapshot; calls run concurrently; actions then resolve
-    in the seeded order (a target that has gone by then is an ACTION_FAIL)."""
+    """Everyone decides on the same tick-start snapshot; actions then resolve in the seeded order (a
+    target that has gone by then is an ACTION_FAIL). Each call starts as soon as its prompt is built,
+    in the seeded order, and each answer resolves as soon as those before it have: the tick takes
+    about one call's latency, not the slowest call plus all the prompts and resolutions after it."""
     agents = [world.agents[aid] for aid in order]
     deciding = [a for a in agents if _ready(a, w.tick) and a.destination_id is None
                 and a.fatigue < world.run.fatigue_limit]  # the rest walk on or collapse, as below
     for a in deciding:
         check_before_action(world, w, a, gateway)  # compaction: soft queues a job, hard compacts now
-    asked = {a.id: action_request(world, a, w.tick) for a in deciding}
-    answers = gateway.complete_many([req for _, req in asked.values()]) if asked else []
-    answered = dict(zip(asked, answers))
+    asked = {}
+    for a in deciding:  # every prompt is built before anything resolves: the tick-start snapshot
+        situation, request = action_request(world, a, w.tick)
+        asked[a.id] = (situation, request, gateway.start(request))
     for aid in order:
         a = world.agents[aid]
-        if aid in answered:
-            situation, request = asked[aid]
+        if aid in asked:
+            situation, request, call = asked[aid]
             if a.alive:
-                settle(world, w, a, situation, request, answered[aid])
+                settle(world, w, a, situation, request, call.result())
             else:
-                w.call(request, answered[aid], LLMCall.SKIPPED, "died before the action resolved")
+                w.call(request, call.result(), LLMCall.SKIPPED, "died before the action resolved")
         else:
             travel_or_collapse(world, w, a)
 
