@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from voyage.engine.schedule import ACTIVE_TICKS, TICKS_PER_DAY
+from world.time import NIGHTFALL, TICKS_PER_DAY
+
+DAYTIME_TICKS = NIGHTFALL + 1  # ticks 0..NIGHTFALL of a day; the rest are overnight (world.time.is_overnight)
 
 
 def percentile(sorted_values: list[float], q: float) -> float:
@@ -18,7 +20,7 @@ def percentile(sorted_values: list[float], q: float) -> float:
 
 def active_ticks(n: int) -> int:
     """How many of ticks 0..n-1 are daytime ticks, the ones that make model calls."""
-    return (n // TICKS_PER_DAY) * ACTIVE_TICKS + min(n % TICKS_PER_DAY, ACTIVE_TICKS)
+    return (n // TICKS_PER_DAY) * DAYTIME_TICKS + min(n % TICKS_PER_DAY, DAYTIME_TICKS)
 
 
 def projected_rest(cost_so_far: float, tick: int, target: int) -> float | None:
