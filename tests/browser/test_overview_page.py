@@ -71,6 +71,23 @@ def test_the_feed_filters_by_kind_room_and_agent(staff_page, site, small_run):
     assert len(lines) == n and all(line == [agent, room] for line in lines)
 
 
+def test_model_errors_retries_and_action_fails_are_in_the_feed_and_the_usage(staff_page, site, troubled_run):
+    [(errors, retries, fails)] = site.query(
+        "SELECT SUM(CASE WHEN answered THEN 0 ELSE 1 END), SUM(CASE WHEN answered AND attempts > 1 THEN 1 ELSE 0 END), "
+        "SUM(CASE WHEN outcome = 'action_fail' OR NOT answered THEN 1 ELSE 0 END) FROM llm_calls WHERE run_id = %s",
+        (troubled_run,))
+    assert errors >= 1 and retries >= 1
+    staff_page.goto(f"/runs/{troubled_run}/")
+    expect(staff_page.locator("#feed li.k-model_error")).to_have_count(errors)
+    expect(staff_page.locator("#feed li.k-model_error").first).to_contain_text("no answer after 4 attempt(s)")
+    expect(staff_page.locator("#feed li.k-model_retry")).to_have_count(retries)
+    expect(staff_page.locator("#feed li.k-action_fail").first).to_contain_text("ACTION_FAIL")
+    action_row = staff_page.locator("table.usage").first.locator("tr", has_text="action")
+    expect(action_row.locator("td").nth(4)).to_have_text(str(fails))  # failures
+    staff_page.select_option("select[name=kind]", "model_error")
+    expect(staff_page.locator("#feed li")).to_have_count(errors)
+
+
 def test_a_run_the_worker_advances_shows_new_events_and_moves_markers_without_reloading(staff_page, advancing_run):
     staff_page.goto(f"/runs/{advancing_run}/")
     expect(staff_page.locator("#live-status")).to_have_attribute("data-connected", "1")
