@@ -37,17 +37,13 @@ Every test under tests/browser is marked `browser`: `pytest tests/browser` runs 
 """
 from __future__ import annotations
 
-import socket
-import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from voyage.fleet import ROOT, ScratchDB, Worker, manage, manage_json, wait_for
+from voyage.fleet import ScratchDB, WebServer, Worker, manage, manage_json, wait_for
 
-DAPHNE = [sys.executable, "-m", "daphne"]
 STAFF = ("staff-tester", "staff-pass-1912")
 VISITOR = ("visitor", "visitor-pass-1912")
 
@@ -61,20 +57,6 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if here in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.browser)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def port_open(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-            return True
-    except OSError:
-        return False
 
 
 @dataclass
@@ -102,23 +84,11 @@ def site():
         manage(env, "ensure_staff")
         manage(env, "shell", "-c", "from django.contrib.auth.models import User; "
                                    f"User.objects.create_user({VISITOR[0]!r}, password={VISITOR[1]!r})")
-        port = free_port()
-        log = db.dir / "daphne.log"
-        with open(log, "ab") as out:
-            daphne = subprocess.Popen(DAPHNE + ["-b", "127.0.0.1", "-p", str(port), "voyage.asgi:application"],
-                                      env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-                                      start_new_session=True)
+        web = WebServer(env, db.dir / "daphne.log")
         try:
-            wait_for(lambda: port_open(port) or daphne.poll() is not None, timeout=60, what="daphne to listen")
-            if daphne.poll() is not None:
-                raise RuntimeError(f"daphne exited:\n{log.read_text()[-3000:]}")
-            yield Site(db=db, env=env, url=f"http://127.0.0.1:{port}", log=log)
+            yield Site(db=db, env=env, url=web.url, log=web.log_path)
         finally:
-            daphne.terminate()
-            try:
-                daphne.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                daphne.kill()
+            web.stop()
 
 
 def run_voyage(site: Site, *args: str) -> int:
