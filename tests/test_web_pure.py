@@ -78,8 +78,8 @@ def test_usage_adds_up_by_purpose_and_by_agent_with_latency_percentiles():
 
 
 def test_the_feed_line_of_a_speech_says_who_how_loud_and_to_whom():
-    line = describe_event("communicate", "<b>hello</b>", {"volume": "whisper", "target": "bob"}, "Ann")
-    assert line == 'Ann (whisper to bob): "<b>hello</b>"'  # raw: the page escapes it
+    line = describe_event("communicate", "<b>hello</b>", {"volume": "whisper", "target": "bob"}, "Ann", {"bob": "Bob"})
+    assert line == 'Ann (whisper to Bob): "<b>hello</b>"'  # raw: the page escapes it
     assert describe_event("sleep", "", {"until": 20}, "Ann") == "Ann falls asleep until Day 1, 07:00"
 
 

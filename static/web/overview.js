@@ -185,12 +185,19 @@
   document.getElementById("back-to-live").addEventListener("click", backToLive);
 
   // --- who is it ---------------------------------------------------------------------------
-  document.getElementById("shipmap").addEventListener("click", function (e) {
-    const marker = e.target.closest("circle.agent");
-    if (!marker) return;
+  function select(marker) {
     document.querySelectorAll("circle.agent.selected").forEach(function (m) { m.classList.remove("selected"); });
     marker.classList.add("selected");
     who.textContent = marker.querySelector("title").textContent;
+  }
+  const map = document.getElementById("shipmap");
+  map.addEventListener("click", function (e) {
+    const marker = e.target.closest("circle.agent");
+    if (marker) select(marker);
+  });
+  map.addEventListener("keydown", function (e) {  // markers take the focus (tabindex): Enter names them
+    const marker = e.target.closest("circle.agent");
+    if (marker && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); select(marker); }
   });
 
   // Filters: choosing one reloads the feed, filtered on the server.

@@ -22,10 +22,12 @@ CALL_KINDS = (MODEL_ERROR, MODEL_RETRY)
 TROUBLE = Q(answered=False) | Q(attempts__gt=1)  # the calls the feed shows
 
 
-def describe_event(kind: str, text: str, data: dict, actor: str) -> str:
-    """One line saying what happened, as staff read it (every word, every monologue is theirs)."""
+def describe_event(kind: str, text: str, data: dict, actor: str, names: dict[str, str] | None = None) -> str:
+    """One line saying what happened, as staff read it (every word, every monologue is theirs).
+    `names`: persona key -> display name, for the people an event names by key."""
     if kind == "communicate":
-        to = f" to {data['target']}" if data.get("target") else ""
+        target = data.get("target")
+        to = f" to {(names or {}).get(target, target)}" if target else ""
         return f'{actor} ({data.get("volume", "normal")}{to}): "{text}"'
     if kind == "wake":
         return f"{actor} wakes"
@@ -41,13 +43,18 @@ def describe_event(kind: str, text: str, data: dict, actor: str) -> str:
     return text
 
 
-def event_item(row: dict) -> dict:
+def names_in(run_id: int) -> dict[str, str]:
+    """persona key -> display name, for a run's cast."""
+    return dict(AgentState.objects.filter(run_id=run_id).values_list("persona__key", "persona__display_name"))
+
+
+def event_item(row: dict, names: dict[str, str]) -> dict:
     actor = row["actor__persona__display_name"] or ""
     return {
         "seq": row["seq"], "tick": row["tick"], "clock": sim_clock(row["tick"]), "kind": row["kind"],
         "agent": row["actor__persona__key"] or "", "agent_name": actor,
         "room": row["room__key"] or "", "room_name": row["room__name"] or "",
-        "what": describe_event(row["kind"], row["text"], row["data"] or {}, actor or "—"),
+        "what": describe_event(row["kind"], row["text"], row["data"] or {}, actor or "—", names),
     }
 
 
@@ -85,7 +92,8 @@ def items_after(run_id: int, after_seq: int, after_call: int, limit: int = 500) 
     calls = list(calls.values(*CALL_FIELDS))
     last_seq = events[-1]["seq"] if events else after_seq
     last_call = calls[-1]["id"] if calls else after_call
-    return merged([event_item(e) for e in events], [call_item(c) for c in calls]), last_seq, last_call
+    names = names_in(run_id) if events else {}
+    return merged([event_item(e, names) for e in events], [call_item(c) for c in calls]), last_seq, last_call
 
 
 def recent_items(run_id: int, *, kind: str = "", room: str = "", agent: str = "", limit: int = 200) -> list[dict]:
@@ -103,7 +111,8 @@ def recent_items(run_id: int, *, kind: str = "", room: str = "", agent: str = ""
         agent_ids = AgentState.objects.filter(run_id=run_id, persona__key=agent).values("id")
         events, calls = events.filter(actor_id__in=agent_ids), calls.filter(agent_id__in=agent_ids)
     newest_events = list(events.order_by("-seq").values(*EVENT_FIELDS)[:limit])
-    items = merged([event_item(e) for e in newest_events], [call_item(c) for c in newest_calls(calls, limit)])
+    names = names_in(run_id)
+    items = merged([event_item(e, names) for e in newest_events], [call_item(c) for c in newest_calls(calls, limit)])
     return items[-limit:]
 
 

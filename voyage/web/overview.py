@@ -59,7 +59,8 @@ def markers(run: Run, layout, cast: dict[str, dict], ship: dict[str, AgentAt], r
 def events_of_commit(run: Run, tick: int) -> list[dict]:
     """What happened in the tick that committed as `tick` (see timetravel.committed_as)."""
     rows = Event.objects.filter(run=run, tick__in=(tick - 1, tick)).order_by("seq").values(*feed.EVENT_FIELDS)
-    return [feed.event_item(r) for r in rows if committed_as(r["tick"], r["kind"]) == tick]
+    names = feed.names_in(run.pk)
+    return [feed.event_item(r, names) for r in rows if committed_as(r["tick"], r["kind"]) == tick]
 
 
 def usage_of(run: Run) -> dict:
