@@ -104,6 +104,36 @@ def test_a_run_the_worker_advances_shows_new_events_and_moves_markers_without_re
     assert moved
 
 
+KEEP_SOCKETS = """(() => {
+    const Native = window.WebSocket;
+    window.__sockets = [];
+    window.WebSocket = function (url, protocols) {
+        const socket = new Native(url, protocols);
+        window.__sockets.push(socket);
+        return socket;
+    };
+    window.WebSocket.prototype = Native.prototype;
+})();"""
+
+
+def test_a_page_whose_connection_drops_reconnects_and_misses_nothing(staff_page, advancing_run):
+    staff_page.add_init_script(KEEP_SOCKETS)  # lets the test cut the page's connection
+    staff_page.goto(f"/runs/{advancing_run}/")
+    status = staff_page.locator("#live-status")
+    expect(status).to_have_attribute("data-connected", "1")
+    seqs = "[...document.querySelectorAll('#feed li[data-seq]')].map(l => +l.dataset.seq)"
+    first = staff_page.evaluate(f"{seqs}.pop()")
+    staff_page.wait_for_function(f"n => {seqs}.pop() > n", arg=first, timeout=30_000)
+    staff_page.evaluate("window.__sockets[0].close()")
+    expect(status).to_have_attribute("data-connected", "0")
+    cut = staff_page.evaluate(f"{seqs}.pop()")
+    expect(status).to_have_attribute("data-connected", "1", timeout=10_000)
+    assert "after=" in staff_page.evaluate("window.__sockets[1].url")
+    staff_page.wait_for_function(f"n => {seqs}.pop() > n + 20", arg=cut, timeout=30_000)
+    shown = staff_page.evaluate(seqs)
+    assert shown == list(range(shown[0], shown[0] + len(shown)))  # every event once, in order, no gap
+
+
 def test_dragging_the_time_travel_slider_shows_that_ticks_positions_from_the_event_log(staff_page, site, small_run):
     staff_page.goto(f"/runs/{small_run}/")
     slider = staff_page.locator("#travel")
