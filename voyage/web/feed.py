@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from django.db.models import Max, Q
 
-from world.time import sim_clock
 from voyage.models import Event, LLMCall
 from world.models import AgentState
+from world.time import sim_clock
 
 EVENT_FIELDS = ("seq", "tick", "kind", "text", "data", "actor__persona__key", "actor__persona__display_name",
                 "room__key", "room__name")

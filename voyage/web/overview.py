@@ -7,7 +7,6 @@ from django.db.models import Count, F, Q, Sum
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
 
-from world.time import sim_clock
 from voyage.models import Event, LLMCall, Run
 from voyage.web import costs, feed
 from voyage.web.access import staff_required
@@ -15,6 +14,7 @@ from voyage.web.runs import buttons_for
 from voyage.web.shipmap import lay_out, marker_spots
 from voyage.web.timetravel import STATE_KINDS, AgentAt, LoggedEvent, committed_as, ship_after
 from world.models import AgentState, Exit, Room
+from world.time import sim_clock
 
 FEED_LIMIT = 150
 
@@ -26,9 +26,9 @@ def ship_layout(run: Run):
 
 
 def cast_of(run: Run) -> dict[str, dict]:
-    """persona key -> what never changes during a run: name, home room, the agent row's id."""
+    """persona key -> what never changes during a run: name and home room."""
     rows = AgentState.objects.filter(run=run).order_by("persona__key").values(
-        "id", "persona__key", "persona__display_name", "persona__home_node__key")
+        "persona__key", "persona__display_name", "persona__home_node__key")
     return {r["persona__key"]: {"name": r["persona__display_name"], "home": r["persona__home_node__key"]}
             for r in rows}
 

@@ -10,9 +10,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from voyage import control
-from world.time import sim_clock
 from voyage.models import LLMCall, Run
 from voyage.web.access import staff_required
+from world.time import sim_clock
 
 VERBS = {"start": control.start, "pause": control.pause, "resume": control.resume, "stop": control.stop}
 
