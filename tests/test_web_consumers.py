@@ -178,3 +178,17 @@ def test_items_after_pages_through_events_and_keeps_calls_with_their_tick(world)
     rest, *_ = items_after(run.pk, last_seq, last_call, limit=1000)
     assert [i["seq"] for i in rest if "seq" in i] == seqs[2:]
     assert [i for i in first + rest if i["kind"] == "model_error"]
+
+
+@pytest.mark.django_db
+def test_the_pages_first_feed_stops_at_the_marks_the_websocket_continues_from(world):
+    from voyage.web.feed import recent_items
+
+    run = world["run"]
+    write_tick(run, ["before"], call_error="early trouble")
+    upto = marks(run.pk)
+    write_tick(run, ["later words"], call_error="late trouble")  # commits between the marks and the page's read
+    shown = recent_items(run.pk, upto)
+    assert max(i["seq"] for i in shown if "seq" in i) == upto[0]
+    assert max(i["call"] for i in shown if "call" in i) == upto[1]
+    assert "later words" not in str(shown) and "late trouble" not in str(shown) and "before" in str(shown)

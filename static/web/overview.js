@@ -28,6 +28,13 @@
     return (!f.kind || f.kind === item.kind) && (!f.room || f.room === item.room) && (!f.agent || f.agent === item.agent);
   }
 
+  function span(cls, text) {
+    const el = document.createElement("span");
+    el.className = cls;
+    el.textContent = text;
+    return el;
+  }
+
   function feedLine(item, fresh) {
     const li = document.createElement("li");
     li.className = "k-" + item.kind + (fresh ? " fresh" : "");
@@ -35,13 +42,9 @@
     li.dataset.room = item.room;
     li.dataset.agent = item.agent;
     if ("seq" in item) li.dataset.seq = item.seq; else li.dataset.call = item.call;
-    const parts = [["when", item.clock], ["kind", item.kind], ["what", item.what]];
-    for (const [cls, text] of parts) {
-      const span = document.createElement("span");
-      span.className = cls;
-      span.textContent = text;
-      li.appendChild(span);
-    }
+    const when = span("when", item.clock);
+    when.appendChild(span("where", item.room_name));
+    li.append(when, span("kind", item.kind), span("what", item.what));
     return li;
   }
 

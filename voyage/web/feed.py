@@ -96,10 +96,13 @@ def items_after(run_id: int, after_seq: int, after_call: int, limit: int = 500) 
     return merged([event_item(e, names) for e in events], [call_item(c) for c in calls]), last_seq, last_call
 
 
-def recent_items(run_id: int, *, kind: str = "", room: str = "", agent: str = "", limit: int = 200) -> list[dict]:
-    """The newest `limit` items matching the filters, oldest first (the page's initial feed)."""
-    events = Event.objects.filter(run_id=run_id)
-    calls = LLMCall.objects.filter(TROUBLE, run_id=run_id)
+def recent_items(run_id: int, upto: tuple[int, int], *, kind: str = "", room: str = "", agent: str = "",
+                 limit: int = 200) -> list[dict]:
+    """The newest `limit` items matching the filters, oldest first, up to the marks `upto` (last
+    seq, last call id): the page's initial feed, which the websocket continues from those marks
+    (without the cap, a tick committed between reading the marks and the items would show twice)."""
+    events = Event.objects.filter(run_id=run_id, seq__lte=upto[0])
+    calls = LLMCall.objects.filter(TROUBLE, run_id=run_id, id__lte=upto[1])
     if kind in CALL_KINDS:
         events = events.none()
         calls = calls.filter(answered=False) if kind == MODEL_ERROR else calls.filter(answered=True)

@@ -93,7 +93,7 @@ def overview(request, run_id: int):
     cast = cast_of(run)
     names = rung_names(run)
     agents = markers(run, layout, cast, ship_now(run), names)
-    items = feed.recent_items(run.pk, limit=FEED_LIMIT, **filters)
+    items = feed.recent_items(run.pk, (last_seq, last_call), limit=FEED_LIMIT, **filters)
     usage = usage_of(run)
     kinds = sorted(set(Event.objects.filter(run=run).order_by().values_list("kind", flat=True).distinct())
                    | set(feed.CALL_KINDS))
