@@ -32,8 +32,9 @@ Function fixtures
 - `staff_page`: a page in a new browser context already logged in as staff.
 - `page_watch`: what happened on `staff_page`: `.dialogs`, `.console_errors`, `.page_errors`.
 
-Every test under tests/browser is marked `browser`: `pytest tests/browser` runs them alone and
-`pytest -m "not browser"` leaves them out.
+Every test under tests/browser is marked `browser` and runs after all other tests of a session (once
+Playwright has started, its event loop holds the main thread): `pytest tests/browser` runs them
+alone and `pytest -m "not browser"` leaves them out.
 """
 from __future__ import annotations
 
@@ -52,11 +53,17 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "browser: drives a real browser against daphne (tests/browser)")
 
 
+@pytest.hookimpl(trylast=True)  # after pytest-django's own reordering
 def pytest_collection_modifyitems(config, items):
+    """Mark the browser tests, and run them last: from the first one on, Playwright's sync API keeps
+    an event loop running in the main thread, where no other test could then start one
+    (asyncio.run, async_to_sync)."""
     here = Path(__file__).parent
-    for item in items:
-        if here in Path(str(item.fspath)).parents:
-            item.add_marker(pytest.mark.browser)
+    browser = [item for item in items if here in Path(str(item.fspath)).parents]
+    for item in browser:
+        item.add_marker(pytest.mark.browser)
+    ids = {id(item) for item in browser}
+    items[:] = [item for item in items if id(item) not in ids] + browser
 
 
 @dataclass
