@@ -1,4 +1,5 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
 urlpatterns = [path("admin/", admin.site.urls)]
+urlpatterns += [path("", include("voyage.web.inspect_urls"))]  # room transcripts, agent inspector, pictures
