@@ -52,8 +52,8 @@ def test_the_inspector_shows_the_prompt_the_agent_is_given_next(staff):
             awake = AgentState.objects.filter(run=run, alive=True, asleep=False).select_related("persona")
             shown = {}
             for agent in awake:
-                response = staff.get(reverse("agent_inspector", args=[run.pk, agent.persona.key]))
-                shown[agent.id] = (response.context["messages"], [r["id"] for r in response.context["recalled"]])
+                response = staff.get(reverse("web:agent_inspector", args=[run.pk, agent.persona.key]))
+                shown[agent.id] = (response.context["prompt"], [r["id"] for r in response.context["recalled"]])
             advance(run, tick + 1)
             first = LLMCall.objects.filter(run=run, tick=tick, purpose="action").first()
             if first.agent_id in shown:
@@ -79,8 +79,8 @@ def test_action_calls_record_the_rows_recalled_into_their_prompt(short_run):
 def test_a_call_page_shows_the_exact_prompt_answer_and_recalled_rows(staff, short_run):
     call = next(c for c in LLMCall.objects.filter(run=short_run, purpose="action").select_related("agent__persona")
                 if c.recalled)
-    response = staff.get(reverse("agent_call", args=[short_run.pk, call.agent.persona.key, call.pk]))
-    assert response.context["messages"] == call.prompt
+    response = staff.get(reverse("web:agent_call", args=[short_run.pk, call.agent.persona.key, call.pk]))
+    assert response.context["prompt"] == call.prompt
     assert [r["id"] for r in response.context["recalled"]] == call.recalled
     assert escape(call.raw_answer) in response.content.decode()  # shown escaped, in full
 
@@ -89,7 +89,7 @@ def test_the_markdown_download_is_the_transcript_command_output(staff, short_run
     room = _busiest_room(short_run)
     out = io.StringIO()
     call_command("transcript", run=str(short_run.pk), room=room, stdout=out)
-    response = staff.get(reverse("room_markdown", args=[short_run.pk, room]))
+    response = staff.get(reverse("web:room_markdown", args=[short_run.pk, room]))
     assert response["Content-Disposition"].startswith("attachment")
     assert response.content.decode() == out.getvalue()
     assert "“" in out.getvalue()  # something was said there
@@ -100,7 +100,7 @@ def test_the_room_page_pages_through_ticks_and_the_feed_returns_what_follows(sta
 
     monkeypatch.setattr(rooms, "PAGE", 5)
     room = _busiest_room(short_run)
-    url = reverse("room_transcript", args=[short_run.pk, room])
+    url = reverse("web:room_transcript", args=[short_run.pk, room])
     seqs = list(Event.objects.filter(run=short_run, room__key=room).order_by("seq").values_list("seq", flat=True))
     newest = staff.get(url)
     shown = [line["seq"] for t in newest.context["ticks"] for line in t["lines"]]
@@ -108,32 +108,32 @@ def test_the_room_page_pages_through_ticks_and_the_feed_returns_what_follows(sta
     earlier = staff.get(url, {"before": shown[0]})
     assert [line["seq"] for t in earlier.context["ticks"] for line in t["lines"]] == seqs[-10:-5]
     assert not earlier.context["live"]
-    feed = staff.get(reverse("room_events", args=[short_run.pk, room]), {"after": seqs[-8]}).json()
+    feed = staff.get(reverse("web:room_events", args=[short_run.pk, room]), {"after": seqs[-8]}).json()
     assert [line["seq"] for line in feed["lines"]] == seqs[-7:]
     assert staff.get(url, {"after": "soon"}).status_code == 400
-    assert staff.get(reverse("room_transcript", args=[short_run.pk, "no_such_room"])).status_code == 404
+    assert staff.get(reverse("web:room_transcript", args=[short_run.pk, "no_such_room"])).status_code == 404
 
 
 def test_memory_search_finds_a_row_by_a_word_of_it(staff, short_run):
     agent = AgentState.objects.filter(run=short_run, rung__gte=1).select_related("persona").first()
     row = Memory.objects.filter(agent=agent, kind="rung").first()  # "your name is …"
     word = agent.persona.display_name.split()[-1]
-    response = staff.get(reverse("agent_memory", args=[short_run.pk, agent.persona.key]), {"q": word})
+    response = staff.get(reverse("web:agent_memory", args=[short_run.pk, agent.persona.key]), {"q": word})
     assert row.id in [h.id for h in response.context["hits"]]
     assert f"row {row.id}" in response.content.decode()
 
 
 def test_past_and_trust_pages_show_the_agents_own_records(staff, short_run):
     agent = AgentState.objects.filter(run=short_run, trust__isnull=False).select_related("persona").first()
-    response = staff.get(reverse("agent_trust", args=[short_run.pk, agent.persona.key]))
+    response = staff.get(reverse("web:agent_trust", args=[short_run.pk, agent.persona.key]))
     entries = list(response.context["entries"])
     assert entries and all(e.agent_id == agent.id for e in entries)
     assert all(e.history.all() for e in entries)  # every entry opened with a "first met" row
-    assert staff.get(reverse("agent_past", args=[short_run.pk, agent.persona.key])).status_code == 200
+    assert staff.get(reverse("web:agent_past", args=[short_run.pk, agent.persona.key])).status_code == 200
 
 
 def test_the_pictures_page_draws_rungs_trust_and_occupancy(staff, short_run):
-    response = staff.get(reverse("run_charts", args=[short_run.pk]), {"tick": 30})
+    response = staff.get(reverse("web:run_charts", args=[short_run.pk]), {"tick": 30})
     html = response.content.decode()
     assert html.count("<svg") == 3
     from memories.models import TrustHistory
@@ -142,18 +142,18 @@ def test_the_pictures_page_draws_rungs_trust_and_occupancy(staff, short_run):
     assert html.count('class="cell"') == len(pairs) > 0
 
 
-def test_anonymous_and_non_staff_users_are_sent_to_the_login_page(short_run):
+def test_anonymous_users_go_to_the_login_page_and_non_staff_are_refused(short_run):
     agent = AgentState.objects.filter(run=short_run).select_related("persona", "location").first()
     call = LLMCall.objects.filter(agent=agent).first()
     key, room = agent.persona.key, agent.location.key
-    urls = [reverse("room_transcript", args=[short_run.pk, room]), reverse("room_events", args=[short_run.pk, room]),
-            reverse("room_markdown", args=[short_run.pk, room]), reverse("agent_inspector", args=[short_run.pk, key]),
-            reverse("agent_call", args=[short_run.pk, key, call.pk]), reverse("agent_memory", args=[short_run.pk, key]),
-            reverse("agent_past", args=[short_run.pk, key]), reverse("agent_trust", args=[short_run.pk, key]),
-            reverse("run_charts", args=[short_run.pk])]
+    urls = [reverse("web:room_transcript", args=[short_run.pk, room]), reverse("web:room_events", args=[short_run.pk, room]),
+            reverse("web:room_markdown", args=[short_run.pk, room]), reverse("web:agent_inspector", args=[short_run.pk, key]),
+            reverse("web:agent_call", args=[short_run.pk, key, call.pk]), reverse("web:agent_memory", args=[short_run.pk, key]),
+            reverse("web:agent_past", args=[short_run.pk, key]), reverse("web:agent_trust", args=[short_run.pk, key]),
+            reverse("web:run_charts", args=[short_run.pk])]
     member = Client()
     member.force_login(User.objects.create_user("passenger"))
-    for client in (Client(), member):
-        for url in urls:
-            response = client.get(url)
-            assert response.status_code == 302 and response["Location"].startswith("/accounts/login/"), url
+    for url in urls:
+        response = Client().get(url)
+        assert response.status_code == 302 and response["Location"].startswith("/accounts/login/?next="), url
+        assert member.get(url).status_code == 403, url

@@ -60,7 +60,7 @@ def agent_inspector(request, run_id: int, agent_key: str):
     climbs = (Event.objects.filter(run=run, actor=agent, kind="rung").order_by("seq")
               .values("seq", "tick", "text", "data", "room__key", "room__name"))
     return _page(request, run, agent, "now", "web/agents_inspector.html",
-                 messages=messages, recalled=_rows(agent, recalled), calls=list(calls),
+                 prompt=messages, recalled=_rows(agent, recalled), calls=list(calls),
                  climbs=[{**c, "clock": clock(c["tick"]), "rung": c["data"].get("rung")} for c in climbs])
 
 
@@ -75,7 +75,7 @@ def agent_call(request, run_id: int, agent_key: str, call_id: int):
     run, agent = _agent(run_id, agent_key)
     call = get_object_or_404(LLMCall, pk=call_id, run=run, agent=agent)
     return _page(request, run, agent, "now", "web/agents_call.html",
-                 call=call, messages=call.prompt, recalled=_rows(agent, call.recalled), clock_at=clock(call.tick))
+                 call=call, prompt=call.prompt, recalled=_rows(agent, call.recalled), clock_at=clock(call.tick))
 
 
 @staff_required
