@@ -1,5 +1,7 @@
-// Live room transcript: polls the room's feed for events after the last one shown and appends
-// them. Model text is inserted with textContent only, never parsed as HTML.
+// Live room transcript. The run's websocket feed (voyage/consumers.py) says when something happened;
+// when an item names this room, the page fetches the room's full lines after the last one it shows
+// (who heard, who only saw) and appends them. A dropped socket reconnects with the last seq and
+// call id it had, so nothing is missed. Model text is inserted with textContent only.
 (function () {
   "use strict";
   var box = document.getElementById("transcript");
@@ -65,7 +67,10 @@
     return div;
   }
 
-  function poll() {
+  var fetching = false, again = false;
+  function fetchNew() {
+    if (fetching) { again = true; return; }
+    fetching = true;
     fetch(feed + "?after=" + last, {credentials: "same-origin", headers: {"Accept": "application/json"}})
       .then(function (r) { return r.ok ? r.json() : Promise.reject(r.status); })
       .then(function (data) {
@@ -74,10 +79,28 @@
           tickSection(line).appendChild(render(line));
           last = line.seq;
         });
-        var more = data.lines.length > 0;
-        window.setTimeout(poll, more ? 200 : 1000);
+        if (data.more) again = true;  // a full batch: fetch the rest at once
       })
-      .catch(function () { window.setTimeout(poll, 3000); });
+      .catch(function () { window.setTimeout(fetchNew, 3000); })
+      .finally(function () {
+        fetching = false;
+        if (again) { again = false; window.setTimeout(fetchNew, 100); }
+      });
   }
-  window.setTimeout(poll, 1000);
+
+  var runSeq = box.dataset.runSeq, runCall = box.dataset.runCall, room = box.dataset.room;
+  function listen() {
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    var socket = new WebSocket(scheme + window.location.host + box.dataset.socket +
+                               "?after=" + runSeq + "&after_call=" + runCall);
+    socket.onopen = fetchNew;  // whatever came while the socket was down
+    socket.onmessage = function (message) {
+      var data = JSON.parse(message.data);
+      runSeq = data.last_seq;
+      runCall = data.last_call;
+      if (data.items.some(function (item) { return item.room === room; })) fetchNew();
+    };
+    socket.onclose = function () { window.setTimeout(listen, 2000); };
+  }
+  listen();
 })();

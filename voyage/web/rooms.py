@@ -1,7 +1,9 @@
 """A room's transcript as staff see it: every event the log places in the room, by tick, with the
 words of each utterance, its volume, who heard it in full and who only saw that talk happened.
-Paginated by event (keyset on the run-wide sequence), live on the newest page, and downloadable as
-the same Markdown as `manage.py transcript --room`."""
+Paginated by event (keyset on the run-wide sequence) and downloadable as the same Markdown as
+`manage.py transcript --room`. The newest page is live: it listens to the run's websocket feed
+(voyage.consumers, which tails the event table and so never runs ahead of a commit) and, when an
+item names this room, fetches the room's full lines after its last one from `room_events`."""
 from __future__ import annotations
 
 from django.http import Http404, HttpResponse, JsonResponse
@@ -11,6 +13,7 @@ from voyage.engine.schedule import clock
 from voyage.models import Event, Run
 from voyage.transcript import markdown
 from voyage.web.access import staff_required
+from voyage.web.feed import marks
 from voyage.web.params import int_param
 from world.models import AgentState, Room
 from world.rules.acoustics import HEARD, OBSERVED, SHOUT_NEARBY, WHISPERED
@@ -75,6 +78,7 @@ def persona_names(run: Run) -> dict[str, str]:
 def room_transcript(request, run_id: int, room_key: str):
     run, room = _room(run_id, room_key)
     names = persona_names(run)
+    run_seq, run_call = marks(run.pk)  # before reading the page: anything later reaches the live feed
     events = Event.objects.filter(run=run, room=room)
     before, after, tick = (int_param(request, n) for n in ("before", "after", "tick"))
     if after is not None or tick is not None:
@@ -91,7 +95,7 @@ def room_transcript(request, run_id: int, room_key: str):
     return render(request, "web/rooms_transcript.html", {
         "run": run, "room": room, "ticks": by_tick(lines), "first": first, "last": last,
         "older": older, "newer": newer, "live": not newer and before is None,
-        "present": list(present), "now": clock(run.tick),
+        "present": list(present), "now": clock(run.tick), "run_seq": run_seq, "run_call": run_call,
     })
 
 
@@ -103,7 +107,7 @@ def room_events(request, run_id: int, room_key: str):
     events = Event.objects.filter(run=run, room=room, seq__gt=-1 if after is None else after).order_by("seq")
     lines = _lines(events[:LIVE_BATCH], persona_names(run))
     state = Run.objects.filter(pk=run.pk).values_list("state", "tick").get()
-    return JsonResponse({"lines": lines, "state": state[0], "clock": clock(state[1])})
+    return JsonResponse({"lines": lines, "more": len(lines) == LIVE_BATCH, "state": state[0], "clock": clock(state[1])})
 
 
 @staff_required
