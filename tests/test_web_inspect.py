@@ -157,3 +157,15 @@ def test_anonymous_users_go_to_the_login_page_and_non_staff_are_refused(short_ru
         response = Client().get(url)
         assert response.status_code == 302 and response["Location"].startswith("/accounts/login/?next="), url
         assert member.get(url).status_code == 403, url
+
+
+def test_the_rung_timeline_links_each_climb_to_the_interaction_that_caused_it(staff, short_run):
+    agent = AgentState.objects.filter(run=short_run, rung__gte=1).select_related("persona").first()
+    response = staff.get(reverse("web:agent_inspector", args=[short_run.pk, agent.persona.key]))
+    climbs = response.context["climbs"]
+    assert [c["rung"] for c in climbs] == list(range(1, agent.rung + 1))
+    first = climbs[0]
+    cause = Event.objects.get(run=short_run, seq=first["cause_seq"])
+    assert cause.kind == "interact" and cause.actor_id == agent.id and cause.tick == first["tick"]
+    assert first["cause"] == cause.text and "examines" in cause.text
+    assert f'#e{cause.seq}"' in response.content.decode()

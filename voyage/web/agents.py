@@ -56,12 +56,20 @@ def context_now(run: Run, agent_id: int):
 def agent_inspector(request, run_id: int, agent_key: str):
     run, agent = _agent(run_id, agent_key)
     messages, recalled = context_now(run, agent.id)
-    calls = (LLMCall.objects.filter(run=run, agent=agent).order_by("-id").values(*CALL_FIELDS)[:CALLS_SHOWN])
-    climbs = (Event.objects.filter(run=run, actor=agent, kind="rung").order_by("seq")
-              .values("seq", "tick", "text", "data", "room__key", "room__name"))
+    calls = LLMCall.objects.filter(run=run, agent=agent).order_by("-id").values(*CALL_FIELDS)[:CALLS_SHOWN]
     return _page(request, run, agent, "now", "web/agents_inspector.html",
-                 prompt=messages, recalled=_rows(agent, recalled), calls=list(calls),
-                 climbs=[{**c, "clock": clock(c["tick"]), "rung": c["data"].get("rung")} for c in climbs])
+                 prompt=messages, recalled=_rows(agent, recalled), calls=list(calls), climbs=climbs_of(run, agent))
+
+
+def climbs_of(run: Run, agent: AgentState) -> list[dict]:
+    """Each rung the agent reached, with the event that caused the climb: the interaction the
+    engine logs just before the rung event (examining its own name or fear prop)."""
+    climbs = list(Event.objects.filter(run=run, actor=agent, kind="rung").order_by("seq")
+                  .values("seq", "tick", "text", "data", "room__key", "room__name"))
+    causes = dict(Event.objects.filter(run=run, actor=agent, kind="interact", seq__in=[c["seq"] - 1 for c in climbs])
+                  .values_list("seq", "text"))
+    return [{**c, "clock": clock(c["tick"]), "rung": c["data"].get("rung"), "cause_seq": c["seq"] - 1,
+             "cause": causes.get(c["seq"] - 1, "")} for c in climbs]
 
 
 def _rows(agent, ids) -> list[dict]:
