@@ -117,3 +117,29 @@ def test_anonymous_visitors_are_sent_to_the_login_page(page, talk_run):
         page.goto(url)
         expect(page).to_have_url(re.compile(r"/accounts/login/\?next="))
         expect(page.locator("#id_username")).to_be_visible()
+
+
+def test_the_trust_picture_at_a_chosen_tick_matches_the_trust_history(staff_page, site, talk_run):
+    staff_page.goto(f"/runs/{talk_run}/charts/")
+    expect(staff_page.locator("svg")).to_have_count(3)
+    staff_page.locator("input[name=tick]").fill("20")
+    staff_page.click("#trust-chart button")
+    expect(staff_page).to_have_url(re.compile(r"/charts/\?tick=20$"))
+    expect(staff_page.locator("#trust-chart h2")).to_contain_text("Day 1, 07:00")
+    [(pairs,)] = site.query("SELECT COUNT(DISTINCT h.entry_id) FROM trust_history h JOIN trust_ledger t ON t.id = h.entry_id "
+                            "WHERE t.run_id = %s AND h.tick <= 20", (talk_run,))
+    assert pairs > 0
+    expect(staff_page.locator("#trust-chart rect.cell")).to_have_count(pairs)
+
+
+def test_an_agents_trust_ledger_shows_each_entry_with_its_history(staff_page, site, talk_run):
+    [(key, other, label, changes)] = site.query(
+        "SELECT p.key, o.display_name, t.label, (SELECT COUNT(*) FROM trust_history h WHERE h.entry_id = t.id) "
+        "FROM trust_ledger t JOIN agent_state a ON a.id = t.agent_id JOIN world_persona p ON p.id = a.persona_id "
+        "JOIN agent_state b ON b.id = t.other_id JOIN world_persona o ON o.id = b.persona_id "
+        "WHERE t.run_id = %s ORDER BY t.id LIMIT 1", (talk_run,))
+    staff_page.goto(f"/runs/{talk_run}/agents/{key}/")
+    staff_page.click("nav.tabs >> text=Trust ledger")
+    row = staff_page.locator("table.trust tbody tr", has_text=other)
+    expect(row.locator("td").nth(2)).to_have_text(label)
+    expect(row.locator("ol.history li")).to_have_count(changes)
