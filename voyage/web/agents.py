@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, render
 
 from memories.models import DiaryEntry, Dream, Memory, MemoryKind, MemorySummary, TrustEntry, TrustHistory
 from memories.recall import recall, terms_of
-from voyage.engine.schedule import clock
+from world.time import sim_clock
 from voyage.models import Event, LLMCall, Run
 from voyage.web.access import staff_required
 from voyage.web.params import int_param
@@ -38,7 +38,7 @@ def _agent(run_id: int, agent_key: str) -> tuple[Run, AgentState]:
 
 
 def _page(request, run, agent, tab: str, template: str, **context):
-    return render(request, template, {"run": run, "agent": agent, "tab": tab, "now": clock(run.tick), **context})
+    return render(request, template, {"run": run, "agent": agent, "tab": tab, "now": sim_clock(run.tick), **context})
 
 
 def context_now(run: Run, agent_id: int):
@@ -68,7 +68,7 @@ def climbs_of(run: Run, agent: AgentState) -> list[dict]:
                   .values("seq", "tick", "text", "data", "room__key", "room__name"))
     causes = dict(Event.objects.filter(run=run, actor=agent, kind="interact", seq__in=[c["seq"] - 1 for c in climbs])
                   .values_list("seq", "text"))
-    return [{**c, "clock": clock(c["tick"]), "rung": c["data"].get("rung"), "cause_seq": c["seq"] - 1,
+    return [{**c, "clock": sim_clock(c["tick"]), "rung": c["data"].get("rung"), "cause_seq": c["seq"] - 1,
              "cause": causes.get(c["seq"] - 1, "")} for c in climbs]
 
 
@@ -83,7 +83,7 @@ def agent_call(request, run_id: int, agent_key: str, call_id: int):
     run, agent = _agent(run_id, agent_key)
     call = get_object_or_404(LLMCall, pk=call_id, run=run, agent=agent)
     return _page(request, run, agent, "now", "web/agents_call.html",
-                 call=call, prompt=call.prompt, recalled=_rows(agent, call.recalled), clock_at=clock(call.tick))
+                 call=call, prompt=call.prompt, recalled=_rows(agent, call.recalled), clock_at=sim_clock(call.tick))
 
 
 @staff_required

@@ -9,7 +9,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from memories.models import TrustHistory
-from voyage.engine.schedule import clock
+from world.time import sim_clock
 from voyage.models import Event, Run
 from voyage.web.access import staff_required
 from voyage.web.params import int_param
@@ -64,7 +64,7 @@ def _axes(left, top, plot_w, plot_h, end_tick, total) -> list[str]:
     for tick in sample_ticks(end_tick, 5):
         tx = left + plot_w * tick / max(end_tick, 1)
         out.append(f'<text x="{tx:.1f}" y="{top + plot_h + 16}" font-size="11" text-anchor="middle">'
-                   f"{escape(clock(tick))}</text>")
+                   f"{escape(sim_clock(tick))}</text>")
     return out
 
 
@@ -107,7 +107,7 @@ def occupancy_svg(rooms: list[tuple[str, str]], counts: dict[str, list[int]], ti
     peak = max((max(c) for c in counts.values() if c), default=0) or 1
     width, height = label_w + cell_w * len(ticks) + 10, top + cell_h * len(rooms) + 24
     body = []
-    at = [escape(clock(t)) for t in ticks]
+    at = [escape(sim_clock(t)) for t in ticks]
     for i, (key, name) in enumerate(rooms):
         y, name = top + i * cell_h, escape(name)
         body.append(f'<text x="{label_w - 6}" y="{y + cell_h - 2}" font-size="10" text-anchor="end">{name}</text>')
@@ -119,7 +119,7 @@ def occupancy_svg(rooms: list[tuple[str, str]], counts: dict[str, list[int]], ti
     for tick in sample_ticks(ticks[-1] if ticks else 0, 5):
         j = min(range(len(ticks)), key=lambda k: abs(ticks[k] - tick))
         body.append(f'<text x="{label_w + j * cell_w}" y="{height - 6}" font-size="10" text-anchor="middle">'
-                    f"{escape(clock(tick))}</text>")
+                    f"{escape(sim_clock(tick))}</text>")
     return _svg(width, height, "Room occupancy over time", body)
 
 
@@ -158,5 +158,5 @@ def run_charts(request, run_id: int):
     run = get_object_or_404(Run.objects.select_related("scenario"), pk=run_id)
     tick = int_param(request, "tick")
     tick = run.tick if tick is None else max(0, min(tick, run.tick))
-    return render(request, "web/charts.html", {"run": run, "tick": tick, "at": clock(tick), "now": clock(run.tick),
-                                               **pictures(run, tick)})
+    return render(request, "web/charts.html", {"run": run, "tick": tick, "at": sim_clock(tick),
+                                               "now": sim_clock(run.tick), **pictures(run, tick)})

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 
-from voyage.engine.schedule import clock
+from world.time import sim_clock
 from voyage.models import Event, Run
 from voyage.transcript import markdown
 from voyage.web.access import staff_required
@@ -33,7 +33,7 @@ def room_line(seq: int, tick: int, kind: str, actor: str | None, text: str, data
     """One event as a transcript line: plain data, shared by the page and the live JSON feed.
     `actor` is a persona key; `names` maps persona keys to display names."""
     name = names.get(actor, "") if actor else ""
-    line = {"seq": seq, "tick": tick, "clock": clock(tick), "kind": kind, "actor": name, "actor_key": actor or "",
+    line = {"seq": seq, "tick": tick, "clock": sim_clock(tick), "kind": kind, "actor": name, "actor_key": actor or "",
             "text": text or PLAIN.get(kind, ""), "speech": None}
     if kind == "communicate":
         delivered = data.get("delivered") or {}
@@ -95,7 +95,7 @@ def room_transcript(request, run_id: int, room_key: str):
     return render(request, "web/rooms_transcript.html", {
         "run": run, "room": room, "ticks": by_tick(lines), "first": first, "last": last,
         "older": older, "newer": newer, "live": not newer and before is None,
-        "present": list(present), "now": clock(run.tick), "run_seq": run_seq, "run_call": run_call,
+        "present": list(present), "now": sim_clock(run.tick), "run_seq": run_seq, "run_call": run_call,
     })
 
 
@@ -107,7 +107,8 @@ def room_events(request, run_id: int, room_key: str):
     events = Event.objects.filter(run=run, room=room, seq__gt=-1 if after is None else after).order_by("seq")
     lines = _lines(events[:LIVE_BATCH], persona_names(run))
     state = Run.objects.filter(pk=run.pk).values_list("state", "tick").get()
-    return JsonResponse({"lines": lines, "more": len(lines) == LIVE_BATCH, "state": state[0], "clock": clock(state[1])})
+    return JsonResponse({"lines": lines, "more": len(lines) == LIVE_BATCH, "state": state[0],
+                         "clock": sim_clock(state[1])})
 
 
 @staff_required
