@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from voyage.engine.schedule import ACTIVE_TICKS, TICKS_PER_DAY
+from world.time import NIGHTFALL, TICKS_PER_DAY
+
+ACTIVE_TICKS = NIGHTFALL + 1  # ticks 0..NIGHTFALL of a day make model calls
 
 
 def percentile(sorted_values: list[float], q: float) -> float:
