@@ -85,7 +85,7 @@ def test_a_room_transcript_grows_live_while_the_run_advances(staff_page, site, a
     seq = int(newest.get_attribute("data-seq"))
     assert seq > first_last and staff_page.evaluate("window.notReloaded === true")
     [(kind,)] = site.query("SELECT kind FROM event_log WHERE run_id = %s AND seq = %s", (advancing_run, seq))
-    expect(newest.locator(".kind")).to_have_text(kind)
+    expect(staff_page.locator(f"#e{seq} .kind")).to_have_text(kind)
 
 
 def test_hostile_model_output_is_shown_as_text_and_never_runs(staff_page, page_watch, site, hostile_run):
