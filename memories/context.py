@@ -86,11 +86,11 @@ def recalled_text(world, agent, situation: Situation, tick: int) -> str:
     hot = world.hot[agent.id]
     before = next((h.id for h in hot if h.id is not None), None)  # the oldest committed hot row
     if before is None:
-        world.memory.recalled.pop(agent.id, None)
+        world.memory.recalled.pop(agent.id, None)  # no rows recalled into this prompt
         return ""
     hits = _distinct(recall(agent.id, terms, k=RECALL_K * 2, before_id=before, now_tick=tick))[:RECALL_K]
-    text = ""
     hits = sorted(hits, key=lambda h: h.id)
+    text = ""
     if hits:
         lines = [f"[{sim_clock(h.tick)}] {h.text[:RECALLED_CHARS]}" for h in hits]
         text = RECALL_HEADER + "\n" + "\n".join(lines)
