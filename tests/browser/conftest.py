@@ -17,6 +17,8 @@ Session fixtures
   `<img src=x onerror=...>` and `javascript:` payloads (hostile_openai.PAYLOADS; they would set
   document.title to hostile_openai.TITLE_PAYLOAD if they ever ran). `hostile_ticks(site, server,
   N, run_id)` continues it to N ticks, e.g. while a page is open.
+- `troubled_run`: the id of a finished 3-tick run through tests/fake_openai_server.py whose calls
+  went wrong: one model error (no answer after every retry), ACTION_FAILs and a retried call.
 - `worker`: a `manage.py qcluster` (voyage.fleet.Worker) against the site's database, started on
   first use and killed at the end of the session.
 - `staff_state`: the path of a storage-state file holding a logged-in staff session (logged in
@@ -145,6 +147,18 @@ def hostile_ticks(site: Site, server, ticks: int, run_id: int | None = None) -> 
 @pytest.fixture(scope="session")
 def hostile_run(site, hostile_server) -> int:
     return hostile_ticks(site, hostile_server, 6)
+
+
+@pytest.fixture(scope="session")
+def troubled_run(site) -> int:
+    """3 ticks through the fake OpenAI-compatible server: its first call fails on every attempt (a
+    model error and an ACTION_FAIL), the next answers prose (an ACTION_FAIL), the next is rate
+    limited once (a retry)."""
+    from tests.fake_openai_server import FakeOpenAI
+
+    with FakeOpenAI() as server:
+        server.force("server_error", "server_error", "server_error", "server_error", "not_json", "rate_limit")
+        return run_voyage(site, "--ticks", "3", "--base-url", server.base_url)
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('voyage', '0003_models_budget_replay'),
+        ('voyage', '0004_web_usage_index'),  # after the web foundation's index: one line of voyage migrations
     ]
 
     operations = [

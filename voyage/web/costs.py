@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from world.time import NIGHTFALL, TICKS_PER_DAY
 
-ACTIVE_TICKS = NIGHTFALL + 1  # ticks 0..NIGHTFALL of a day make model calls
+DAYTIME_TICKS = NIGHTFALL + 1  # ticks 0..NIGHTFALL of a day; the rest are overnight (world.time.is_overnight)
 
 
 def percentile(sorted_values: list[float], q: float) -> float:
@@ -20,7 +20,7 @@ def percentile(sorted_values: list[float], q: float) -> float:
 
 def active_ticks(n: int) -> int:
     """How many of ticks 0..n-1 are daytime ticks, the ones that make model calls."""
-    return (n // TICKS_PER_DAY) * ACTIVE_TICKS + min(n % TICKS_PER_DAY, ACTIVE_TICKS)
+    return (n // TICKS_PER_DAY) * DAYTIME_TICKS + min(n % TICKS_PER_DAY, DAYTIME_TICKS)
 
 
 def projected_rest(cost_so_far: float, tick: int, target: int) -> float | None:
@@ -41,23 +41,36 @@ class Usage:
     retries: int = 0
     latencies: list[float] = field(default_factory=list)
 
-    def add(self, tokens: int, cost: float, failed: bool, attempts: int, latency_ms: float) -> None:
-        self.calls += 1
+    def add(self, calls: int, tokens: int, cost: float, failures: int, retries: int) -> None:
+        self.calls += calls
         self.tokens += tokens
         self.cost += cost
-        self.failures += failed
-        self.retries += attempts - 1
-        self.latencies.append(latency_ms)
+        self.failures += failures
+        self.retries += retries
 
     def figures(self) -> dict:
         ordered = sorted(self.latencies)
+        p50, p95 = percentile(ordered, 50), percentile(ordered, 95)
         return {"calls": self.calls, "tokens": self.tokens, "cost": self.cost, "failures": self.failures,
-                "retries": self.retries, "p50_ms": percentile(ordered, 50), "p95_ms": percentile(ordered, 95)}
+                "retries": self.retries, "p50_ms": p50, "p95_ms": p95,
+                # as the tables show them (cheaper than a template filter in a loop of hundreds)
+                "cost_shown": f"{self.cost:.4f}", "p50_shown": f"{p50:.0f}", "p95_shown": f"{p95:.0f}"}
 
 
-def usage_by(rows, key_index: int) -> dict[str, dict]:
-    """rows: (purpose, agent, tokens, cost, failed, attempts, latency_ms); grouped on one of the first two."""
-    groups: dict[str, Usage] = {}
-    for row in rows:
-        groups.setdefault(row[key_index] or "(ship)", Usage()).add(*row[2:])
-    return {key: groups[key].figures() for key in sorted(groups)}
+def usage_tables(groups, latencies) -> dict:
+    """groups: (purpose, agent, calls, tokens, cost, failures, retries), one row per purpose and
+    agent (agent None for the ship's own calls, such as the bulletin); latencies: (purpose, agent,
+    latency_ms), one per call. Returns the run's total and the figures by purpose and by agent."""
+    total, by_purpose, by_agent = Usage(), {}, {}
+    for purpose, agent, *figures in groups:
+        for usage in (total, by_purpose.setdefault(purpose, Usage()), by_agent.setdefault(agent or SHIP, Usage())):
+            usage.add(*figures)
+    for purpose, agent, latency in latencies:
+        total.latencies.append(latency)
+        by_purpose[purpose].latencies.append(latency)
+        by_agent[agent or SHIP].latencies.append(latency)
+    return {"total": total.figures(), "by_purpose": {k: by_purpose[k].figures() for k in sorted(by_purpose)},
+            "by_agent": {k: by_agent[k].figures() for k in sorted(by_agent)}}
+
+
+SHIP = "(the ship)"

@@ -7,10 +7,11 @@ escapes it and the JavaScript inserts it with textContent.
 """
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import Max, Q
 
 from world.time import sim_clock
 from voyage.models import Event, LLMCall
+from world.models import AgentState
 
 EVENT_FIELDS = ("seq", "tick", "kind", "text", "data", "actor__persona__key", "actor__persona__display_name",
                 "room__key", "room__name")
@@ -70,7 +71,7 @@ def merged(events: list[dict], calls: list[dict]) -> list[dict]:
 def marks(run_id: int) -> tuple[int, int]:
     """(last event seq, last call id) of a run: where a live page starts listening."""
     seq = Event.objects.filter(run_id=run_id).order_by("-seq").values_list("seq", flat=True).first()
-    call = LLMCall.objects.filter(run_id=run_id).order_by("-id").values_list("id", flat=True).first()
+    call = LLMCall.objects.filter(run_id=run_id).aggregate(last=Max("id"))["last"]  # from an index on run
     return (-1 if seq is None else seq), (call or 0)
 
 
@@ -99,10 +100,18 @@ def recent_items(run_id: int, *, kind: str = "", room: str = "", agent: str = ""
     if room:
         events, calls = events.filter(room__key=room), calls.none()
     if agent:
-        events, calls = events.filter(actor__persona__key=agent), calls.filter(agent__persona__key=agent)
+        agent_ids = AgentState.objects.filter(run_id=run_id, persona__key=agent).values("id")
+        events, calls = events.filter(actor_id__in=agent_ids), calls.filter(agent_id__in=agent_ids)
     newest_events = list(events.order_by("-seq").values(*EVENT_FIELDS)[:limit])
-    newest_calls = list(calls.order_by("-id").values(*CALL_FIELDS)[:limit])
-    items = merged([event_item(e) for e in newest_events], [call_item(c) for c in newest_calls])
+    items = merged([event_item(e) for e in newest_events], [call_item(c) for c in newest_calls(calls, limit)])
     return items[-limit:]
+
+
+def newest_calls(calls, limit: int) -> list[dict]:
+    """The newest of these calls. Their ids come from the run's usage index (llm_call_usage holds
+    answered and attempts): walking the table back from its last id would read every wide row
+    (prompt and answer) of the run, and of any later run, on the way."""
+    ids = sorted(calls.order_by().values_list("id", flat=True))[-limit:]
+    return list(LLMCall.objects.filter(id__in=ids).order_by("id").values(*CALL_FIELDS))
 
 

@@ -3,7 +3,7 @@ agent's rung and state, model usage; and `/runs/<id>/ship.json?tick=N`, the ship
 (time travel) or now, which the page's JavaScript draws on the map."""
 from __future__ import annotations
 
-from django.db.models import F
+from django.db.models import Count, F, Q, Sum
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
 
@@ -16,7 +16,7 @@ from voyage.web.shipmap import lay_out, marker_spots
 from voyage.web.timetravel import STATE_KINDS, AgentAt, LoggedEvent, committed_as, ship_after
 from world.models import AgentState, Exit, Room
 
-FEED_LIMIT = 200
+FEED_LIMIT = 150
 
 
 def ship_layout(run: Run):
@@ -63,14 +63,20 @@ def events_of_commit(run: Run, tick: int) -> list[dict]:
 
 
 def usage_of(run: Run) -> dict:
-    rows = list(LLMCall.objects.filter(run=run).order_by().values_list(
-        "purpose", "agent__persona__display_name", F("prompt_tokens") + F("completion_tokens"), "cost",
-        "answered", "outcome", "attempts", "latency_ms"))
-    rows = [(p, a, tokens, float(cost), not answered or outcome == LLMCall.ACTION_FAIL, attempts, latency)
-            for p, a, tokens, cost, answered, outcome, attempts, latency in rows]
-    total = costs.usage_by([("all", None, *r[2:]) for r in rows], 0).get("all", costs.Usage().figures())
-    return {"total": total, "by_purpose": costs.usage_by(rows, 0), "by_agent": costs.usage_by(rows, 1),
-            "projected_rest": costs.projected_rest(total["cost"], run.tick, run.target_ticks)}
+    """Totals by SQL (one row per purpose and agent), latencies as one column for the percentiles."""
+    names = dict(AgentState.objects.filter(run=run).values_list("id", "persona__display_name"))
+    calls = LLMCall.objects.filter(run=run).order_by()
+    groups = calls.values("purpose", "agent_id").annotate(
+        n=Count("id"), tokens=Sum(F("prompt_tokens") + F("completion_tokens")), cost=Sum("cost"),
+        failures=Count("id", filter=Q(answered=False) | Q(outcome=LLMCall.ACTION_FAIL)),
+        retries=Sum(F("attempts") - 1))
+    usage = costs.usage_tables(
+        [(g["purpose"], names.get(g["agent_id"]), g["n"], g["tokens"] or 0, float(g["cost"] or 0), g["failures"],
+          g["retries"] or 0) for g in groups],
+        [(purpose, names.get(agent), latency) for purpose, agent, latency in
+         calls.values_list("purpose", "agent_id", "latency_ms")])
+    usage["projected_rest"] = costs.projected_rest(usage["total"]["cost"], run.tick, run.target_ticks)
+    return usage
 
 
 def rung_names(run: Run) -> dict[int, str]:
