@@ -188,6 +188,8 @@ class LLMCall(models.Model):
     latency_ms = models.FloatField(default=0)
     attempts = models.PositiveSmallIntegerField(default=1)
     cost = models.DecimalField(max_digits=12, decimal_places=6, default=0)
+    recalled = models.JSONField(default=list, blank=True,
+                                help_text="ids of the memory rows the context builder recalled into this prompt")
 
     class Meta:
         db_table = "llm_calls"

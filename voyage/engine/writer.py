@@ -58,7 +58,7 @@ class TickWriter:
             detail=detail or answer.error, prompt_tokens=answer.prompt_tokens,
             completion_tokens=answer.completion_tokens, reasoning_tokens=answer.reasoning_tokens,
             cached_tokens=answer.cached_tokens, latency_ms=answer.latency_ms, attempts=answer.attempts,
-            cost=answer.cost,
+            cost=answer.cost, recalled=list(request.recalled),
         ))
 
     def touch(self, agent: AgentState) -> None:

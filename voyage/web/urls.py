@@ -10,3 +10,7 @@ urlpatterns = [
     path("runs/<int:run_id>/", overview.overview, name="overview"),
     path("runs/<int:run_id>/ship.json", overview.ship_json, name="ship"),
 ]
+
+from voyage.web.inspect_urls import urlpatterns as inspect_patterns  # noqa: E402  room transcripts, inspector, pictures
+
+urlpatterns += inspect_patterns
