@@ -244,3 +244,21 @@ def test_model_output_with_markup_and_scripts_is_shown_as_text_and_never_runs(st
     staff_page.goto("/")  # the runs list, with the hostile run among the others
     assert staff_page.title() == "Runs · Voyage" and TITLE_PAYLOAD not in staff_page.content().split("<main>")[0]
     assert page_watch.dialogs == [] and page_watch.page_errors == [] and page_watch.console_errors == []
+
+
+def test_the_map_leads_to_each_rooms_transcript_the_table_to_each_agent_and_a_link_to_the_pictures(
+        staff_page, site, small_run):
+    staff_page.goto(f"/runs/{small_run}/")
+    room = staff_page.locator('svg.shipmap g.room[data-room="galley"] rect')
+    box = room.bounding_box()
+    with staff_page.expect_navigation() as opened:
+        room.click(position={"x": box["width"] - 4, "y": box["height"] - 4})  # beside any marker
+    assert opened.value.status == 200 and staff_page.url == f"{site.url}/runs/{small_run}/rooms/galley/"
+    staff_page.go_back()
+    with staff_page.expect_navigation() as opened:
+        staff_page.locator('#agents tr[data-agent="clara_dunning"] a').click()
+    assert opened.value.status == 200 and staff_page.url == f"{site.url}/runs/{small_run}/agents/clara_dunning/"
+    staff_page.go_back()
+    with staff_page.expect_navigation() as opened:
+        staff_page.click("text=Pictures: rungs, trust, occupancy")
+    assert opened.value.status == 200 and staff_page.url == f"{site.url}/runs/{small_run}/charts/"
