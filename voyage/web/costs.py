@@ -57,20 +57,26 @@ class Usage:
                 "cost_shown": f"{self.cost:.4f}", "p50_shown": f"{p50:.0f}", "p95_shown": f"{p95:.0f}"}
 
 
-def usage_tables(groups, latencies) -> dict:
+def usage_tables(groups, latencies, names: dict | None = None) -> dict:
     """groups: (purpose, agent, calls, tokens, cost, failures, retries), one row per purpose and
     agent (agent None for the ship's own calls, such as the bulletin); latencies: (purpose, agent,
-    latency_ms), one per call. Returns the run's total and the figures by purpose and by agent."""
+    latency_ms), one per call; names: agent -> the name the table shows. Returns the run's total
+    and the figures by purpose and by agent."""
     total, by_purpose, by_agent = Usage(), {}, {}
     for purpose, agent, *figures in groups:
-        for usage in (total, by_purpose.setdefault(purpose, Usage()), by_agent.setdefault(agent or SHIP, Usage())):
+        for usage in (total, by_purpose.setdefault(purpose, Usage()), by_agent.setdefault(agent, Usage())):
             usage.add(*figures)
+    everything = total.latencies  # one pass over every call, appending to plain lists: the hot loop
+    of_purpose = {purpose: usage.latencies for purpose, usage in by_purpose.items()}
+    of_agent = {agent: usage.latencies for agent, usage in by_agent.items()}
     for purpose, agent, latency in latencies:
-        total.latencies.append(latency)
-        by_purpose[purpose].latencies.append(latency)
-        by_agent[agent or SHIP].latencies.append(latency)
+        everything.append(latency)
+        of_purpose[purpose].append(latency)
+        of_agent[agent].append(latency)
+    names = names or {}
+    shown = {(SHIP if agent is None else names.get(agent, agent)): usage for agent, usage in by_agent.items()}
     return {"total": total.figures(), "by_purpose": {k: by_purpose[k].figures() for k in sorted(by_purpose)},
-            "by_agent": {k: by_agent[k].figures() for k in sorted(by_agent)}}
+            "by_agent": {k: shown[k].figures() for k in sorted(shown)}}
 
 
 SHIP = "(the ship)"

@@ -102,7 +102,7 @@ def recent_items(run_id: int, upto: tuple[int, int], *, kind: str = "", room: st
     seq, last call id): the page's initial feed, which the websocket continues from those marks
     (without the cap, a tick committed between reading the marks and the items would show twice)."""
     events = Event.objects.filter(run_id=run_id, seq__lte=upto[0])
-    calls = LLMCall.objects.filter(TROUBLE, run_id=run_id, id__lte=upto[1])
+    calls = LLMCall.objects.filter(TROUBLE, run_id=run_id)
     if kind in CALL_KINDS:
         events = events.none()
         calls = calls.filter(answered=False) if kind == MODEL_ERROR else calls.filter(answered=True)
@@ -115,15 +115,16 @@ def recent_items(run_id: int, upto: tuple[int, int], *, kind: str = "", room: st
         events, calls = events.filter(actor_id__in=agent_ids), calls.filter(agent_id__in=agent_ids)
     newest_events = list(events.order_by("-seq").values(*EVENT_FIELDS)[:limit])
     names = names_in(run_id)
-    items = merged([event_item(e, names) for e in newest_events], [call_item(c) for c in newest_calls(calls, limit)])
+    items = merged([event_item(e, names) for e in newest_events],
+                   [call_item(c) for c in newest_calls(calls, upto[1], limit)])
     return items[-limit:]
 
 
-def newest_calls(calls, limit: int) -> list[dict]:
-    """The newest of these calls. Their ids come from the run's usage index (llm_call_usage holds
-    answered and attempts): walking the table back from its last id would read every wide row
-    (prompt and answer) of the run, and of any later run, on the way."""
-    ids = sorted(calls.order_by().values_list("id", flat=True))[-limit:]
+def newest_calls(calls, upto: int, limit: int) -> list[dict]:
+    """The newest of these calls up to id `upto`. Their ids come from the run's usage index
+    (llm_call_usage holds answered and attempts), and are cut at `upto` here rather than in SQL:
+    given an id range, SQLite walks the table's wide rows (prompt and answer) instead."""
+    ids = sorted(i for i in calls.order_by().values_list("id", flat=True) if i <= upto)[-limit:]
     return list(LLMCall.objects.filter(id__in=ids).order_by("id").values(*CALL_FIELDS))
 
 
