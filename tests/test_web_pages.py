@@ -46,7 +46,7 @@ def test_controls_take_only_posts_of_known_verbs(staff_client, fresh_run):
 
 
 def test_pages_and_the_ship_json_are_for_staff_only(client, fresh_run):
-    paths = ["/", f"/runs/{fresh_run.pk}/", f"/runs/{fresh_run.pk}/ship.json"]
+    paths = ["/", "/runs.json", f"/runs/{fresh_run.pk}/", f"/runs/{fresh_run.pk}/ship.json"]
     for path in paths:
         response = client.get(path)
         assert response.status_code == 302 and response.url.startswith("/accounts/login/?next=")
@@ -56,3 +56,9 @@ def test_pages_and_the_ship_json_are_for_staff_only(client, fresh_run):
         assert client.get(path).status_code == 403
     assert client.post(f"/runs/{fresh_run.pk}/control/stop/").status_code == 403
     assert Run.objects.get(pk=fresh_run.pk).state == Run.QUEUED
+
+
+def test_the_runs_json_says_what_the_list_shows(staff_client, fresh_run):
+    [row] = [r for r in staff_client.get("/runs.json").json()["runs"] if r["id"] == fresh_run.pk]
+    assert row == {"id": fresh_run.pk, "state": "queued", "clock": "Day 1, 06:00", "ticks": "0/100",
+                   "progress_pct": 0, "calls": "0", "tokens": "0", "cost": "0.0000", "problem": ""}
