@@ -167,22 +167,29 @@
     debounce = setTimeout(function () { travelTo(tick); }, 80);
   });
 
+  // Play: one tick after another at the chosen speed, never asking for the next tick before the
+  // last one has arrived (a long run's early ticks take the server longer than a frame).
   let playing = null;
   function stopPlaying() {
-    if (playing) clearInterval(playing);
+    if (playing) clearTimeout(playing);
     playing = null;
     playButton.textContent = "Play";
+  }
+  function playStep() {
+    const next = parseInt(slider.value, 10) + 1;
+    if (next > parseInt(slider.max, 10)) { stopPlaying(); return; }
+    slider.value = next;
+    const began = performance.now();
+    travelTo(next).finally(function () {
+      if (!playing) return;
+      playing = setTimeout(playStep, Math.max(0, 1000 / parseFloat(speed.value) - (performance.now() - began)));
+    });
   }
   playButton.addEventListener("click", function () {
     if (playing) { stopPlaying(); return; }
     playButton.textContent = "Pause";
     if (parseInt(slider.value, 10) >= parseInt(slider.max, 10)) slider.value = 0;
-    playing = setInterval(function () {
-      const next = parseInt(slider.value, 10) + 1;
-      if (next > parseInt(slider.max, 10)) { stopPlaying(); return; }
-      slider.value = next;
-      travelTo(next);
-    }, 1000 / parseFloat(speed.value));
+    playing = setTimeout(playStep, 0);
   });
   speed.addEventListener("change", function () { if (playing) { stopPlaying(); playButton.click(); } });
   document.getElementById("back-to-live").addEventListener("click", backToLive);
