@@ -204,7 +204,7 @@ def test_a_control_the_run_cannot_take_says_why(staff_page, site, small_run):
     assert response.ok and "has reached its target of 30 ticks" in response.text()
 
 
-@pytest.mark.parametrize("path", ["/", "/runs/{run}/", "/runs/{run}/ship.json", "/runs/{run}/ship.json?tick=3"])
+@pytest.mark.parametrize("path", ["/", "/runs.json", "/runs/{run}/", "/runs/{run}/ship.json", "/runs/{run}/ship.json?tick=3"])
 def test_anonymous_visitors_are_sent_to_the_login_page(page, site, small_run, path):
     page.goto(path.format(run=small_run))
     expect(page).to_have_url(re.compile(r"/accounts/login/\?next="))
