@@ -6,7 +6,7 @@ from collections import Counter
 
 from memories import reflection, trust
 from memories.compaction import check_before_action
-from memories.context import action_messages, cues_for, writing_messages
+from memories.context import action_messages, cues_for, recalled_ids, writing_messages
 from memories.diary import rows_of_day, write_diaries
 from voyage.engine.resolve import approach, fall_asleep, hop, resolve_action
 from voyage.engine.world import RunWorld
@@ -106,7 +106,7 @@ def action_request(world: RunWorld, a: AgentState, tick: int):
     )
     messages = action_messages(world, a, situation, tick, cues)
     return situation, ModelRequest(purpose=ACTION, messages=messages, tick=tick, agent_id=a.id,
-                                   agent_key=a.persona.key, hints=hints)
+                                   agent_key=a.persona.key, hints=hints, recalled=recalled_ids(world, a))
 
 
 def settle(world: RunWorld, w: TickWriter, a: AgentState, situation, request, answer) -> None:
