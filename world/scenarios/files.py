@@ -14,8 +14,8 @@ import yaml
 from django.apps import apps as global_apps
 from django.db import transaction
 
-from world.rules.scenario_check import Problem
-from world.scenarios.file_format import FORMAT, ScenarioFileError, read_scenario
+from world.rules.scenario_check import Problem, check_world
+from world.scenarios.file_format import FORMAT, ScenarioFileError, read_scenario, sketch
 
 SHIPPED = Path(__file__).resolve().parent  # scenario files that ship with Voyage: <slug>.yaml
 
@@ -29,9 +29,17 @@ def shipped_file(slug: str) -> Path:
 
 
 def scenario_data(scenario) -> dict:
-    """A scenario as the file format's data, rows in id order."""
+    """A scenario as the file format's data, rows in id order. A row pointing into another scenario
+    (possible only through a careless edit) shows as an unknown key, which the world's rules refuse."""
     rooms = {r.pk: r for r in scenario.rooms.order_by("id")}
     personas = {p.pk: p for p in scenario.personas.order_by("id")}
+
+    def room(pk):
+        return rooms[pk].key if pk in rooms else f"(room {pk} of another scenario)"
+
+    def persona(pk):
+        return None if pk is None else personas[pk].key if pk in personas else f"(persona {pk} of another scenario)"
+
     return {
         "voyage_scenario": FORMAT,
         "slug": scenario.slug,
@@ -40,18 +48,29 @@ def scenario_data(scenario) -> dict:
         "premise": scenario.premise,
         "rooms": [{"key": r.key, "name": r.name, "deck": r.deck, "scale": r.scale, "ambient_noise": r.ambient_noise,
                    "private": r.private, "description": r.description} for r in rooms.values()],
-        "exits": [[rooms[a].key, rooms[b].key] for a, b in scenario.exits.order_by("id").values_list("a_id", "b_id")],
-        "personas": [{"key": p.key, "display_name": p.display_name, "home": rooms[p.home_node_id].key,
-                      "spouse": personas[p.spouse_id].key if p.spouse_id else None,
-                      "history": p.history, "secret": p.secret, "fear": p.fear,
+        "exits": [[room(a), room(b)] for a, b in scenario.exits.order_by("id").values_list("a_id", "b_id")],
+        "personas": [{"key": p.key, "display_name": p.display_name, "home": room(p.home_node_id),
+                      "spouse": persona(p.spouse_id), "history": p.history, "secret": p.secret, "fear": p.fear,
                       "soul": [s.text for s in p.soul_entries.all()]} for p in personas.values()],
-        "props": [{"name": p.name, "kind": p.kind, "room": rooms[p.room_id].key,
-                   "owner": personas[p.owner_id].key if p.owner_id else None, "description": p.description}
-                  for p in scenario.props.order_by("id")],
+        "props": [{"name": p.name, "kind": p.kind, "room": room(p.room_id), "owner": persona(p.owner_id),
+                   "description": p.description} for p in scenario.props.order_by("id")],
         "rungs": [{"level": r.level, "name": r.name, "reveals": r.reveals, "allowed_actions": list(r.allowed_actions),
                    "gate": {"prop": r.gate_prop, "min_ticks_since_previous": r.min_ticks_since_previous}
                    if r.gate_prop else None} for r in scenario.rungs.order_by("level")],
     }
+
+
+def world_problems(scenario) -> list[Problem]:
+    """The world's rules over a scenario's rows as they stand (inside a transaction: as they would be)."""
+    return check_world(sketch(scenario_data(scenario)))
+
+
+def copy_scenario(scenario, slug: str, name: str):
+    """A new scenario with the same world under another slug (to edit one that runs have used)."""
+    data = scenario_data(scenario)
+    data.update(slug=slug, name=name)
+    with transaction.atomic():
+        return write(data)
 
 
 class _Dumper(yaml.SafeDumper):
