@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from voyage.engine.schedule import TICKS_PER_DAY
+from world.time import TICKS_PER_DAY
 
 
 def run_filter(run_path: str = "run"):

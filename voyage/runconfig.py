@@ -16,7 +16,7 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from voyage.engine.schedule import TICKS_PER_DAY
+from world.time import TICKS_PER_DAY
 from voyage.models import ModelProfile, Run
 from world.models import Persona, Scenario
 
