@@ -18,6 +18,7 @@ from voyage.gateway.hints import RowsHints
 from voyage.gateway.json_extract import parse_json_object
 from voyage.models import LLMCall
 from world.models import Room
+from world.rules.ladder import PEOPLE_NAMES, knows
 
 MIN_SLEEP_MINUTES = 30
 DREAM_ROWS = 150  # the most recent rows since the last dream a dream reads
@@ -55,7 +56,7 @@ def dream(agent_id: int, tick: int, *, gateway=None) -> Dream | None:
         rooms.update(n for n in names if n in r[4])
     rooms = sorted(rooms)
     people = []
-    if agent.rung >= 1:  # below rung 1 it knows no names, so its ledger means nothing to it
+    if knows(run.scenario.rung_specs(), agent.rung, PEOPLE_NAMES):  # without names its ledger means nothing to it
         entries = (TrustEntry.objects.filter(agent=agent).select_related("other__persona")
                    .order_by("-interaction_count", "other_id")[:DREAM_PEOPLE])
         people = [(e.other.persona.display_name, e.label, e.score) for e in entries]

@@ -13,6 +13,7 @@ from django.utils.html import format_html, format_html_join
 from world.admin_rules import USED, WorldRuleBroken, WorldRulesAdmin, used_by_runs
 from world.models import AgentState, Exit, Persona, Prop, Room, Rung, Scenario, SoulEntry
 from world.rules.actions import ACTION_TYPES
+from world.rules.ladder import KNOWLEDGE
 from world.rules.scenario_check import KNOWN_ROOMS
 from world.scenarios.file_format import ScenarioFileError
 from world.scenarios.files import copy_scenario, export_yaml, import_yaml
@@ -103,6 +104,12 @@ class RungForm(forms.ModelForm):
         help_texts = {"allowed_actions": f"a JSON list of the actions this rung allows, of {', '.join(ACTION_TYPES)}",
                       "reveals": "what the agent is told of its state of mind at this rung",
                       "gate_prop": "which of the agent's own props opens this rung when it interacts with it"}
+
+    def clean_knows(self):
+        facts = self.cleaned_data["knows"]
+        if not isinstance(facts, list) or any(f not in KNOWLEDGE for f in facts):
+            raise forms.ValidationError(f"a list of facts among {', '.join(KNOWLEDGE)}; got {facts!r}")
+        return facts
 
     def clean_allowed_actions(self):
         actions = self.cleaned_data["allowed_actions"]

@@ -56,7 +56,7 @@ def scenario_data(scenario) -> dict:
                    "description": p.description} for p in scenario.props.order_by("id")],
         "rungs": [{"level": r.level, "name": r.name, "reveals": r.reveals, "allowed_actions": list(r.allowed_actions),
                    "gate": {"prop": r.gate_prop, "min_ticks_since_previous": r.min_ticks_since_previous}
-                   if r.gate_prop else None} for r in scenario.rungs.order_by("level")],
+                   if r.gate_prop else None, "knows": list(r.knows)} for r in scenario.rungs.order_by("level")],
     }
 
 
@@ -156,9 +156,12 @@ def write(data: dict, apps=global_apps):
     m["Prop"].objects.bulk_create([
         m["Prop"](scenario=scenario, name=p["name"], kind=p["kind"], room=rooms[p["room"]], description=p["description"],
                   owner=personas[p["owner"]] if p.get("owner") else None) for p in data["props"]])
+    # A migration older than Rung.knows (0004) sees a Rung without it; 0004 then writes it down.
+    has_knows = any(f.name == "knows" for f in m["Rung"]._meta.get_fields())
     m["Rung"].objects.bulk_create([
         m["Rung"](scenario=scenario, level=r["level"], name=r["name"], reveals=r["reveals"],
                   allowed_actions=list(r["allowed_actions"]), gate_prop=(r.get("gate") or {}).get("prop", ""),
-                  min_ticks_since_previous=(r.get("gate") or {}).get("min_ticks_since_previous", 0))
+                  min_ticks_since_previous=(r.get("gate") or {}).get("min_ticks_since_previous", 0),
+                  **({"knows": list(r["knows"])} if has_knows else {}))
         for r in data["rungs"]])
     return scenario

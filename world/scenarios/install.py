@@ -83,11 +83,14 @@ def install(data, apps=global_apps):
             props += [Prop(scenario=scenario, name=s["name"], description=s["description"], room=rooms[s["room"]],
                            kind=kind) for s in specs]
         Prop.objects.bulk_create(props)
+        # Rung.knows came later (migration 0004): the migration installing 1912 sees a Rung without it.
+        has_knows = any(f.name == "knows" for f in Rung._meta.get_fields())
         Rung.objects.bulk_create([
             Rung(scenario=scenario, level=r["level"], name=r["name"], reveals=r["reveals"],
                  allowed_actions=list(r["allowed_actions"]),
                  gate_prop=(r["gate"] or {}).get("prop", ""),
-                 min_ticks_since_previous=(r["gate"] or {}).get("min_ticks_since_previous", 0))
+                 min_ticks_since_previous=(r["gate"] or {}).get("min_ticks_since_previous", 0),
+                 **({"knows": list(r["knows"])} if has_knows else {}))
             for r in data.RUNGS
         ])
     return scenario
