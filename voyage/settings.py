@@ -116,3 +116,9 @@ LOGGING = {
         "voyage.digest": {"handlers": ["console"], "level": env_str("VOYAGE_DIGEST_LEVEL", "WARNING"), "propagate": False},
     },
 }
+
+# The dashboards (voyage/web): staff log in at /accounts/login/.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "web:runs"
+LOGOUT_REDIRECT_URL = "login"
+VOYAGE_FEED_POLL_MS = env_int("VOYAGE_FEED_POLL_MS", 200)  # how often a web process looks for new events

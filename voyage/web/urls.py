@@ -1,0 +1,10 @@
+"""The dashboards' URLs (namespace "web")."""
+from django.urls import path
+
+from voyage.web import runs
+
+app_name = "web"
+urlpatterns = [
+    path("", runs.runs_list, name="runs"),
+    path("runs/<int:run_id>/control/<str:verb>/", runs.run_control, name="run-control"),
+]
