@@ -12,10 +12,11 @@ Session fixtures
   `site.staff` / `site.visitor` ((user name, password): a staff user made by `manage.py
   ensure_staff`, and a logged-in user who is NOT staff), `site.log` (daphne's log file).
 - `small_run`: the id of a finished 30-tick offline run of the 1912 scenario (seed 1912).
-- `hostile_run`: the id of a finished 6-tick run whose model (tests/browser/hostile_openai.py, a
-  real HTTP server) answers every call with dialogue, monologue and prose carrying `<script>`,
+- `hostile_run`: the id of a finished 6-tick run whose model (`hostile_server`:
+  tests/browser/hostile_openai.py, a real HTTP server on 127.0.0.1) answers every call with dialogue, monologue and prose carrying `<script>`,
   `<img src=x onerror=...>` and `javascript:` payloads (hostile_openai.PAYLOADS; they would set
-  document.title to hostile_openai.TITLE_PAYLOAD if they ever ran).
+  document.title to hostile_openai.TITLE_PAYLOAD if they ever ran). `hostile_ticks(site, server,
+  N, run_id)` continues it to N ticks, e.g. while a page is open.
 - `worker`: a `manage.py qcluster` (voyage.fleet.Worker) against the site's database, started on
   first use and killed at the end of the session.
 - `staff_state`: the path of a storage-state file holding a logged-in staff session (logged in
@@ -128,12 +129,22 @@ def small_run(site) -> int:
 
 
 @pytest.fixture(scope="session")
-def hostile_run(site) -> int:
+def hostile_server():
     from tests.browser.hostile_openai import HostileOpenAI
 
     with HostileOpenAI() as server:
-        return run_voyage(site, "--ticks", "6", "--schedule", "simultaneous", "--base-url", server.base_url,
-                          "--concurrency", "8")
+        yield server
+
+
+def hostile_ticks(site: Site, server, ticks: int, run_id: int | None = None) -> int:
+    """Run (or continue) a run to `ticks` ticks with every answer from the hostile server."""
+    more = ["--run", str(run_id)] if run_id else ["--schedule", "simultaneous"]
+    return run_voyage(site, *more, "--ticks", str(ticks), "--base-url", server.base_url, "--concurrency", "8")
+
+
+@pytest.fixture(scope="session")
+def hostile_run(site, hostile_server) -> int:
+    return hostile_ticks(site, hostile_server, 6)
 
 
 @pytest.fixture(scope="session")

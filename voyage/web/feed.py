@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from voyage.engine.schedule import clock
+from world.time import sim_clock
 from voyage.models import Event, LLMCall
 
 EVENT_FIELDS = ("seq", "tick", "kind", "text", "data", "actor__persona__key", "actor__persona__display_name",
@@ -30,7 +30,7 @@ def describe_event(kind: str, text: str, data: dict, actor: str) -> str:
         return f"{actor} wakes"
     if kind == "sleep":
         until = data.get("until")
-        return f"{actor} falls asleep" + (f" until {clock(until)}" if until is not None else "")
+        return f"{actor} falls asleep" + (f" until {sim_clock(until)}" if until is not None else "")
     if kind == "action_fail":
         return f"ACTION_FAIL {actor}: {text}"
     if kind == "reflection":
@@ -43,7 +43,7 @@ def describe_event(kind: str, text: str, data: dict, actor: str) -> str:
 def event_item(row: dict) -> dict:
     actor = row["actor__persona__display_name"] or ""
     return {
-        "seq": row["seq"], "tick": row["tick"], "clock": clock(row["tick"]), "kind": row["kind"],
+        "seq": row["seq"], "tick": row["tick"], "clock": sim_clock(row["tick"]), "kind": row["kind"],
         "agent": row["actor__persona__key"] or "", "agent_name": actor,
         "room": row["room__key"] or "", "room_name": row["room__name"] or "",
         "what": describe_event(row["kind"], row["text"], row["data"] or {}, actor or "—"),
@@ -57,7 +57,7 @@ def call_item(row: dict) -> dict:
                                    f"attempt(s): {row['error']}")
     else:
         kind, what = MODEL_RETRY, f"{row['purpose']} call for {who} needed {row['attempts']} attempts"
-    return {"call": row["id"], "tick": row["tick"], "clock": clock(row["tick"]), "kind": kind,
+    return {"call": row["id"], "tick": row["tick"], "clock": sim_clock(row["tick"]), "kind": kind,
             "agent": row["agent__persona__key"] or "", "agent_name": row["agent__persona__display_name"] or "",
             "room": "", "room_name": "", "what": what}
 

@@ -10,7 +10,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from voyage import control
-from voyage.engine.schedule import clock
+from world.time import sim_clock
 from voyage.models import LLMCall, Run
 from voyage.web.access import staff_required
 
@@ -35,7 +35,7 @@ def run_rows(runs) -> list[dict]:
         used = usage.get(run.pk, {})
         rows.append({
             "run": run,
-            "clock": clock(run.tick),
+            "clock": sim_clock(run.tick),
             "progress_pct": round(100 * run.tick / run.target_ticks) if run.target_ticks else 100,
             "calls": used.get("calls") or 0,
             "tokens": used.get("tokens") or 0,
