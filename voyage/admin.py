@@ -9,6 +9,7 @@ from memories.admin_filters import inspection_filters
 from voyage.models import Event, LLMCall, ModelProfile, Run
 from voyage.run_forms import RunActionForm, RunChangeForm, RunConfigForm
 from voyage.runconfig import PARAMETERS
+from world.admin_readonly import ReadOnlyAdmin
 
 
 @admin.register(ModelProfile)
@@ -202,22 +203,6 @@ class RunAdmin(admin.ModelAdmin):
                                 "{} unanswered</div>",
                                 ((name, t["calls"], t["tokens"], t["reasoning_tokens"], t["cached_tokens"], t["cost"],
                                   t["retries"], t["no_answer"]) for name, t in rows))
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """What happened is not edited: no add, change or delete for anyone (a POST is refused)."""
-
-    list_per_page = 50
-    show_full_result_count = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Event)

@@ -11,6 +11,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
 from world.admin_rules import USED, WorldRuleBroken, WorldRulesAdmin, used_by_runs
+from world.admin_readonly import ReadOnlyAdmin
 from world.models import AgentState, Exit, Persona, Prop, Room, Rung, Scenario, SoulEntry
 from world.rules.actions import ACTION_TYPES
 from world.rules.ladder import KNOWLEDGE
@@ -320,17 +321,6 @@ class PersonaAdmin(WorldRulesAdmin):
             if obj.spouse_id:
                 Persona.objects.filter(spouse_id=obj.spouse_id).exclude(pk=obj.pk).update(spouse=None)
                 Persona.objects.filter(pk=obj.spouse_id).update(spouse=obj)
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Room)
