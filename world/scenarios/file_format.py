@@ -123,13 +123,16 @@ def read_scenario(text_: str) -> tuple[dict | None, list[Problem]]:
     lines: dict[str, int] = {}
     problems: list[Problem] = []
     _index(root, "", lines, problems)
-    problems += check_schema(data)
-    if not problems:
-        problems = check_world(sketch(data))
+    problems += check_data(data)
     for p in problems:
         if p.line is None:
             object.__setattr__(p, "line", line_of(lines, p.path))
     return (data if not problems else None), problems
+
+
+def check_data(data) -> list[Problem]:
+    """The format's keys and types, then (if those hold) the world's rules."""
+    return check_schema(data) or check_world(sketch(data))
 
 
 def _index(node, path: str, lines: dict[str, int], problems: list[Problem]) -> None:
