@@ -8,10 +8,10 @@ rows. Nothing another agent thought or was not heard saying can enter.
 from __future__ import annotations
 
 from memories.identity import identity_text
-from world.time import TICKS_PER_DAY, WIND_DOWN, part_of_day, sim_clock, time_of_day
 from world.rules.perception import Situation, render_situation
 from world.rules.ladder import ITEM_NAMES, PEOPLE_NAMES, SETTING
 from world.rules.prompt_text import RULES
+from world.time import TICKS_PER_DAY, WIND_DOWN, part_of_day, sim_clock, time_of_day
 
 ANSWER_NOW = "Your turn. Answer with the one JSON object only."
 

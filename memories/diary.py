@@ -7,11 +7,11 @@ from datetime import timedelta
 from memories.identity import identity_text
 from memories.models import DiaryEntry, Memory
 from memories.writing import DIARY, messages, row_line, subject_of
-from world.time import TICKS_PER_DAY, day_of
 from voyage.gateway.base import DIARY as DIARY_PURPOSE, ModelRequest
 from voyage.gateway.hints import RowsHints
 from voyage.gateway.json_extract import parse_json_object
 from voyage.models import LLMCall
+from world.time import TICKS_PER_DAY, day_of
 
 DAY_ROWS = 800  # a day is ~500 rows per agent; read at most this many of the newest
 DIARY_ROWS = 25

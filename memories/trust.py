@@ -2,7 +2,8 @@
 everyone it dealt with since its last assessment (entries touched since `assessed_tick`). Each
 judgement updates the ledger entry and is kept in its history. The prompt shows the agent's own
 rows that name each person — nothing else — so no withheld word can reach a rationale. An agent whose
-rung does not know people's names makes no trust calls (its ledger still counts meetings)."""
+rung does not know people's names makes no trust calls (its ledger still counts meetings); a person it
+met only while not knowing names is judged once it has met them again knowing names."""
 from __future__ import annotations
 
 from memories.identity import identity_text
@@ -18,7 +19,9 @@ LINES_PER_PERSON = 6
 
 
 def dealt_with(world, agent) -> list:
-    return sorted((e for (aid, _), e in world.trust.items() if aid == agent.id and e.updated_tick > e.assessed_tick),
+    """The entries touched since their last assessment, of people the agent has met knowing names."""
+    return sorted((e for (aid, _), e in world.trust.items()
+                   if aid == agent.id and e.known_by_name and e.updated_tick > e.assessed_tick),
                   key=lambda e: world.agents[e.other_id].persona.display_name)
 
 

@@ -63,6 +63,7 @@ class RunWorld:
         self.memory = WorkingMemory(run, self.agents)  # compaction counters, summaries, latest dream
         last = Event.objects.filter(run=run).order_by("-seq").values_list("seq", flat=True).first()
         self._seq = -1 if last is None else last
+        self.since_digest: list[Event] = []  # the events since the last digest (or since this load)
         self.trust: dict[tuple[int, int], TrustEntry] = {
             (t.agent_id, t.other_id): t for t in TrustEntry.objects.filter(run=run)
         }
@@ -119,5 +120,6 @@ class RunWorld:
         )
 
     def _label(self, agent_id: int, other_id: int) -> str | None:
+        """The ledger's label, once the agent has met them knowing names (see TrustEntry.known_by_name)."""
         entry = self.trust.get((agent_id, other_id))
-        return entry.label if entry else None
+        return entry.label if entry and entry.known_by_name else None
