@@ -179,3 +179,15 @@ def test_a_new_scenario_is_written_in_one_save_and_its_rules_hold(staff):
     scenario = Scenario.objects.get(slug="lighthouse")
     assert [(e.a.key, e.b.key) for e in scenario.exits.all()] == [("lamp", "stair")]
     assert scenario.rung_specs()[0].allowed_actions == ("move", "sleep")
+
+
+def test_an_unused_scenario_can_be_deleted_whole_and_a_used_one_cannot(staff):
+    from world.scenarios.files import copy_scenario
+
+    copy = copy_scenario(edelweiss(), "to-delete", "To delete")
+    assert staff.post(f"/admin/world/scenario/{copy.pk}/delete/", {"post": "yes"}).status_code == 302
+    assert not Scenario.objects.filter(slug="to-delete").exists()
+    assert not Persona.objects.filter(scenario_id=copy.pk).exists() and not Room.objects.filter(scenario_id=copy.pk)
+    configure_run(edelweiss(), ticks=5)
+    assert staff.post(f"/admin/world/scenario/{edelweiss().pk}/delete/", {"post": "yes"}).status_code == 403
+    assert edelweiss().personas.count() == 8

@@ -111,7 +111,7 @@ def test_yaml_syntax_and_every_problem_at_once():
 
 
 def test_an_installed_slug_needs_replace_and_a_used_one_is_never_replaced(tmp_path):
-    assert "already installed; import with --replace" in refused(EDELWEISS)
+    assert "line 9: slug: scenario 'edelweiss' is already installed; import with --replace" in refused(EDELWEISS)
     from voyage.runconfig import configure_run
 
     path = tmp_path / "e.yaml"

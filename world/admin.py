@@ -17,7 +17,7 @@ from world.rules.actions import ACTION_TYPES
 from world.rules.ladder import KNOWLEDGE
 from world.rules.scenario_check import KNOWN_ROOMS
 from world.scenarios.file_format import ScenarioFileError
-from world.scenarios.files import copy_scenario, export_yaml, import_yaml
+from world.scenarios.files import copy_scenario, delete_scenario, export_yaml, import_yaml
 
 TEXTAREA = forms.Textarea(attrs={"rows": 2, "cols": 60})
 
@@ -149,6 +149,24 @@ class ScenarioAdmin(WorldRulesAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return not used_by_runs(obj) and super().has_delete_permission(request, obj)
+
+    def get_deleted_objects(self, objs, request):
+        """A scenario nobody has run goes whole (delete_scenario takes its rows in order): its personas'
+        hold on their home rooms protects nothing here. One that runs have used cannot be deleted at all
+        (has_delete_permission). Its rows are not deleted one by one through their own (read-only)
+        lists, so no permission on those is needed."""
+        deleted, counts, _, _ = super().get_deleted_objects(objs, request)
+        return deleted, counts, set(), []
+
+    def delete_model(self, request, obj):
+        delete_scenario(obj)
+
+    def delete_queryset(self, request, queryset):
+        for scenario in queryset:
+            if used_by_runs(scenario):
+                self.message_user(request, f"{scenario.slug} not deleted: runs have used it", messages.WARNING)
+            else:
+                delete_scenario(scenario)
 
     @admin.display(description="")
     def read_only_note(self, obj):

@@ -108,25 +108,34 @@ def import_yaml(text: str, *, replace: bool = False, apps=global_apps):
         if existing is not None:
             if not replace:
                 raise ScenarioFileError([Problem("slugs are unique", "slug", f"scenario {data['slug']!r} is already "
-                                                 f"installed; import with --replace to replace it")])
+                                                 f"installed; import with --replace to replace it",
+                                                 line=_line_of_slug(text))])
             used = apps.get_model("voyage", "Run").objects.filter(scenario=existing).count()
             if used:
                 raise ScenarioFileError([Problem("a scenario used by runs never changes under them", "slug",
                                                  f"scenario {data['slug']!r} is used by {used} run(s); import this "
-                                                 f"file under another slug")])
-            _delete(existing, apps)
+                                                 f"file under another slug", line=_line_of_slug(text))])
+            delete_scenario(existing, apps)
         return write(data, apps)
 
 
-def _delete(scenario, apps) -> None:
-    # Props and personas point at rooms with PROTECT; take them away in the order they depend.
-    for model in ("Prop", "SoulEntry", "Persona", "Exit", "Rung", "Room"):
-        manager = apps.get_model("world", model).objects
-        rows = manager.filter(persona__scenario=scenario) if model == "SoulEntry" else manager.filter(scenario=scenario)
-        if model == "Persona":
-            rows.update(spouse=None)
-        rows.delete()
-    scenario.delete()
+def delete_scenario(scenario, apps=global_apps) -> None:
+    """A scenario with all its rows. Personas hold their home rooms with PROTECT (a room cannot go
+    from under someone living in it), so the rows go in the order they depend on each other. A
+    scenario that runs have used cannot be deleted (its runs PROTECT it)."""
+    with transaction.atomic():
+        for model in ("Prop", "SoulEntry", "Persona", "Exit", "Rung", "Room"):
+            manager = apps.get_model("world", model).objects
+            rows = manager.filter(persona__scenario_id=scenario.pk) if model == "SoulEntry" \
+                else manager.filter(scenario_id=scenario.pk)
+            if model == "Persona":
+                rows.update(spouse=None)
+            rows.delete()
+        apps.get_model("world", "Scenario").objects.filter(pk=scenario.pk).delete()
+
+
+def _line_of_slug(text: str) -> int | None:
+    return next((n for n, line in enumerate(text.splitlines(), start=1) if line.startswith("slug:")), None)
 
 
 def write(data: dict, apps=global_apps):
