@@ -9,7 +9,6 @@ from memories.compaction import check_before_action
 from memories.context import action_messages, cues_for, writing_messages
 from memories.diary import rows_of_day, write_diaries
 from voyage.engine.resolve import approach, fall_asleep, hop, resolve_action
-from world.time import TICKS_PER_DAY, next_dawn, sim_clock
 from voyage.engine.world import RunWorld
 from voyage.engine.writer import TickWriter
 from voyage.gateway.base import ACTION, BULLETIN, REFLECTION, Gateway, ModelRequest
@@ -18,6 +17,7 @@ from voyage.models import Event, LLMCall
 from world.models import AgentState
 from world.rules.actions import ActionFail, parse_action
 from world.rules.ladder import OWN_NAME, SETTING
+from world.time import TICKS_PER_DAY, next_dawn, sim_clock
 
 digest_log = logging.getLogger("voyage.digest")
 
@@ -81,7 +81,7 @@ def _ready(a: AgentState, tick: int) -> bool:
     return a.alive and not a.asleep and a.busy_until_tick <= tick
 
 
-def _travel_or_collapse(world: RunWorld, w: TickWriter, a: AgentState) -> bool:
+def travel_or_collapse(world: RunWorld, w: TickWriter, a: AgentState) -> bool:
     """Moves that need no model call: a walk in progress, or sleep forced by fatigue."""
     if not a.alive or a.asleep:
         return True
@@ -124,7 +124,7 @@ def act_sequentially(world: RunWorld, w: TickWriter, gateway: Gateway, order: li
     """The seed's schedule: one after another; later agents perceive what earlier ones did."""
     for aid in order:
         a = world.agents[aid]
-        if _travel_or_collapse(world, w, a):
+        if travel_or_collapse(world, w, a):
             continue
         check_before_action(world, w, a, gateway)  # compaction: soft queues a job, hard compacts now
         situation, request = action_request(world, a, w.tick)
@@ -151,7 +151,7 @@ def act_simultaneously(world: RunWorld, w: TickWriter, gateway: Gateway, order: 
             else:
                 w.call(request, answered[aid], LLMCall.SKIPPED, "died before the action resolved")
         else:
-            _travel_or_collapse(world, w, a)
+            travel_or_collapse(world, w, a)
 
 
 # --- 3. social attrition -------------------------------------------------------------------

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections import defaultdict, deque
 
-from world.time import TICKS_PER_DAY
 from voyage.gateway.base import Gateway, ModelAnswer, ModelRequest
+from world.time import TICKS_PER_DAY
 
 
 class ReplayMissing(LookupError):
