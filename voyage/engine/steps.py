@@ -16,6 +16,7 @@ from voyage.gateway.hints import ActionHints, TextHints
 from voyage.models import Event, LLMCall
 from world.models import AgentState
 from world.rules.actions import ActionFail, parse_action
+from world.rules.ladder import OWN_NAME, SETTING
 from world.time import TICKS_PER_DAY, next_dawn, sim_clock
 
 digest_log = logging.getLogger("voyage.digest")
@@ -68,7 +69,7 @@ def wake_sleepers(world: RunWorld, w: TickWriter, order: list[int]) -> None:
             a.asleep = False
             a.busy_until_tick = w.tick + 1 if w.tick % TICKS_PER_DAY == 0 else w.tick
             first = w.tick == 0
-            where = world.room_name(a.location_id) if a.rung >= 1 or not first else "a place you do not know"
+            where = world.room_name(a.location_id) if world.knows(a, SETTING) or not first else "a place you do not know"
             text = ("You wake with a start in " + where + ". You cannot remember who you are, or how you came here."
                     if first else f"You wake in the {world.room_name(a.location_id)}.")
             w.remember(a, "sleep", text)
@@ -100,8 +101,8 @@ def action_request(world: RunWorld, a: AgentState, tick: int):
     cues = cues_for(world, a, tick)
     hints = ActionHints(
         situation=situation,
-        display_name=a.persona.display_name if a.rung >= 1 else None,
-        home_name=world.room_name(a.persona.home_node_id) if a.rung >= 1 else None,
+        display_name=a.persona.display_name if world.knows(a, OWN_NAME) else None,
+        home_name=world.room_name(a.persona.home_node_id) if world.knows(a, SETTING) else None,
         cues=cues,
     )
     messages = action_messages(world, a, situation, tick, cues)

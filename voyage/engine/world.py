@@ -14,6 +14,7 @@ from memories.working import WorkingMemory
 from voyage.models import Event, Run
 from world.models import AgentState, Exit, Prop, Room, SoulEntry
 from world.rules.graph import RoomGraph
+from world.rules.ladder import PEOPLE_NAMES, knows, rung_spec
 from world.rules.perception import Person, Place, Situation, Thing, perceive
 
 
@@ -83,8 +84,12 @@ class RunWorld:
         return [a for a in self.agents.values() if a.alive and a.location_id == room_id and a.id != exclude]
 
     def seen_as(self, observer: AgentState, subject: AgentState) -> str:
-        """How the observer's memory names the subject: by name from rung 1 up."""
-        return subject.persona.display_name if observer.rung >= 1 else "someone (unknown)"
+        """How the observer's memory names the subject: by name once its rung knows people's names."""
+        return subject.persona.display_name if self.knows(observer, PEOPLE_NAMES) else "someone (unknown)"
+
+    def knows(self, agent: AgentState, fact: str) -> bool:
+        """What the agent's rung reveals (world.rules.ladder.KNOWLEDGE): the one capability lookup."""
+        return knows(self.rungs, agent.rung, fact)
 
     def room_name(self, room_id: int) -> str:
         return self.rooms[room_id].name
@@ -106,6 +111,7 @@ class RunWorld:
         return perceive(
             agent_id=agent.id,
             rung=agent.rung,
+            knows=rung_spec(self.rungs, agent.rung).knows,
             room=Place(room.id, room.name),
             room_description=room.description,
             scale=room.scale,
