@@ -77,3 +77,11 @@ def test_the_fold_over_a_whole_day_with_its_nightfall_is_the_agent_state(one_day
     now = ship_now(one_day_run)
     assert all(at.asleep for at in now.values() if at.alive)  # dawn of day 2, before anyone wakes
     assert ship_then(one_day_run, cast_of(one_day_run), 480) == now
+
+
+def test_the_fold_holds_for_the_second_scenario_too():
+    run = create_run(Scenario.objects.get(slug="edelweiss"), seed=9, target_ticks=30, name="time travel edelweiss")
+    advance(run, 30)  # in the test's transaction: rolled back afterwards
+    now = ship_now(run)
+    assert ship_then(run, cast_of(run), 30) == now
+    assert ship_then(run, cast_of(run), 0) != now

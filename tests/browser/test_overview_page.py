@@ -262,3 +262,20 @@ def test_the_map_leads_to_each_rooms_transcript_the_table_to_each_agent_and_a_li
     with staff_page.expect_navigation() as opened:
         staff_page.click("text=Pictures: rungs, trust, occupancy")
     assert opened.value.status == 200 and staff_page.url == f"{site.url}/runs/{small_run}/charts/"
+
+
+def test_another_scenarios_ship_is_drawn_from_its_own_rooms_and_decks(staff_page, site):
+    from tests.browser.conftest import run_voyage
+
+    run_id = run_voyage(site, "--scenario", "edelweiss", "--ticks", "10")
+    rooms = {key for (key,) in site.query("SELECT r.key FROM world_room r JOIN world_scenario s ON s.id = r.scenario_id "
+                                          "WHERE s.slug = 'edelweiss'")}
+    decks = {deck for (deck,) in site.query("SELECT DISTINCT r.deck FROM world_room r JOIN world_scenario s "
+                                            "ON s.id = r.scenario_id WHERE s.slug = 'edelweiss'")}
+    staff_page.goto(f"/runs/{run_id}/")
+    shown_rooms = set(staff_page.eval_on_selector_all("svg.shipmap g.room", "gs => gs.map(g => g.dataset.room)"))
+    shown_decks = set(staff_page.eval_on_selector_all("svg.shipmap .deck-label", "ls => ls.map(l => l.textContent)"))
+    assert shown_rooms == rooms and shown_decks == decks
+    assert set(markers(staff_page)) == set(agents_now(site, run_id))
+    for key, (room, *_rest) in agents_now(site, run_id).items():
+        assert markers(staff_page)[key]["room"] == room
