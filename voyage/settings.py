@@ -25,6 +25,7 @@ INSTALLED_APPS = [
     "world",
     "memories",
     "voyage",
+    "voyage.studies",
 ]
 
 MIDDLEWARE = [
