@@ -5,11 +5,11 @@ from __future__ import annotations
 import sys
 import time
 
-from voyage.engine.schedule import clock
+from world.time import sim_clock
 
 
 class ProgressBar:
-    def __init__(self, start: int, end: int, stream=None, width: int = 30, describe=clock):
+    def __init__(self, start: int, end: int, stream=None, width: int = 30, describe=sim_clock):
         self.start, self.end, self.width = start, end, width
         self.describe = describe  # what the bar says beside the count: the simulated clock by default
         self.stream = stream or sys.stderr

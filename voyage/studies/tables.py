@@ -17,7 +17,7 @@ from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
 
 from memories.models import DiaryEntry, Dream, MemorySummary, TrustHistory
-from voyage.engine.schedule import TICKS_PER_DAY
+from world.time import TICKS_PER_DAY
 from voyage.models import Event, LLMCall, Run
 from world.models import Rung
 

@@ -12,7 +12,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from voyage.engine.schedule import TICKS_PER_DAY
+from world.time import TICKS_PER_DAY
 from voyage.models import Run
 from voyage.studies import scheduler
 from voyage.studies.config import StudyError, StudyPlan, create_study
