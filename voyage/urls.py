@@ -7,4 +7,5 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("voyage.web.urls")),
+    path("studies/", include("voyage.studies.urls")),
 ]
