@@ -16,7 +16,7 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from voyage.engine.schedule import TICKS_PER_DAY
+from world.time import TICKS_PER_DAY
 from voyage.models import ModelProfile, Run
 from world.models import Persona, Scenario
 
@@ -24,6 +24,26 @@ from world.models import Persona, Scenario
 PARAMETERS = ("malformed_rate", "hot_memory_limit", "compaction_memory_count", "compaction_soft_chars",
               "compaction_hard_chars", "reflection_ticks", "reflection_cooldown", "importance_threshold",
               "attrition_threshold", "fatigue_warning", "fatigue_limit", "budget_tokens", "budget_cost")
+# Help for each parameter (the admin form shows it; the API may reuse it for its schema).
+PARAMETER_HELP = {
+    "malformed_rate": "offline model only: the share of its answers that are deliberately malformed (0–1), "
+                      "to watch ACTION_FAIL at work",
+    "hot_memory_limit": "the hot window: how many of an agent's newest raw memory rows its prompt carries in full",
+    "compaction_memory_count": "queue a compaction once this many rows older than the hot window are not yet "
+                               "summarised",
+    "compaction_soft_chars": "…or once their text reaches this many characters (queued on the memory worker; must "
+                             "be below the hard limit)",
+    "compaction_hard_chars": "at this many characters compaction runs before the agent's next call",
+    "reflection_ticks": "ticks of each day (0–479) at which agents reflect, as a JSON list; empty for the default "
+                        "[15, 30, 45, 60]",
+    "reflection_cooldown": "ticks an agent waits between two reflections",
+    "importance_threshold": "accumulated importance that counts as a tension spike and triggers a reflection",
+    "attrition_threshold": "ticks alone and awake in a private room before a rumour about the agent goes round",
+    "fatigue_warning": "actions since the last sleep at which an agent is warned it is tired (below the limit)",
+    "fatigue_limit": "actions since the last sleep at which an agent falls asleep where it stands",
+    "budget_tokens": "pause the run once its model calls have used this many tokens (empty: no limit)",
+    "budget_cost": "pause the run once its model calls have cost this much (empty: no limit)",
+}
 # What a started run may still change, and only upwards.
 GROWABLE = ("target_ticks", "budget_tokens", "budget_cost")
 # Fields a configured run is made of; clone and update work over these.
@@ -150,6 +170,14 @@ def _raise(errors: dict) -> None:
         raise ValidationError({k: v if isinstance(v, list) else [v] for k, v in errors.items()})
 
 
+def check_config(scenario, *, cast=None, profile=None, schedule: str = Run.SEQUENTIAL, seed: int = 1912,
+                 ticks: int | None = None, days: float | None = None, name: str = "", replay_of: Run | None = None,
+                 **params) -> list[str]:
+    """configure_run's checks without writing: raises its ValidationError, or returns its warnings."""
+    run, _, _ = _validated(scenario, cast, profile, schedule, seed, ticks, days, name, replay_of, params)
+    return profile_warnings(run.profile)
+
+
 def configure_run(scenario, *, cast=None, profile=None, schedule: str = Run.SEQUENTIAL, seed: int = 1912,
                   ticks: int | None = None, days: float | None = None, name: str = "", replay_of: Run | None = None,
                   **params) -> Run:
@@ -160,9 +188,21 @@ def configure_run(scenario, *, cast=None, profile=None, schedule: str = Run.SEQU
     (default one day). params: any of PARAMETERS. Raises ValidationError keyed by field; on error
     nothing is written. `run.warnings` lists what is allowed but worth saying.
     """
+    from voyage.engine.runner import create_run
+
+    run, personas, target = _validated(scenario, cast, profile, schedule, seed, ticks, days, name, replay_of, params)
+    fields = {f: getattr(run, f) for f in PARAMETERS}
+    created = create_run(run.scenario, personas=personas, seed=run.seed, schedule=run.schedule, target_ticks=target,
+                         name=run.name, profile=run.profile, replay_of=replay_of, **fields)
+    created.warnings = profile_warnings(created.profile)
+    return created
+
+
+def _validated(scenario, cast, profile, schedule, seed, ticks, days, name, replay_of, params):
+    """(an unsaved Run holding the cleaned values, the cast's personas, the length in ticks), or
+    ValidationError with every problem keyed by field."""
     errors: dict = {}
-    unknown = sorted(set(params) - set(PARAMETERS))
-    for key in unknown:
+    for key in sorted(set(params) - set(PARAMETERS)):
         errors[key] = f"unknown run parameter {key!r} (known: {', '.join(PARAMETERS)})"
     try:
         scenario = _scenario(scenario)
@@ -178,22 +218,15 @@ def configure_run(scenario, *, cast=None, profile=None, schedule: str = Run.SEQU
     target, length_errors = _length(ticks, days)
     errors.update(length_errors)
     known = {k: v for k, v in params.items() if k in PARAMETERS}
-    run = Run(scenario=scenario, profile=profile, schedule=schedule, seed=seed, name=name,
+    run = Run(scenario=scenario, profile=profile, schedule=schedule, seed=seed, name=name or "",
               target_ticks=target or TICKS_PER_DAY, replay_of=replay_of, **known)
     for key, messages in _field_errors(run, exclude=("scenario", "profile", "replay_of")).items():
         errors.setdefault(key, messages)
-    values = {f: getattr(run, f) for f in CONFIG_FIELDS if f not in ("scenario", "profile")}
-    values.pop("target_ticks")  # the length was checked above, under the name it was given by
-    for key, message in rule_errors(values).items():
+    values = {f: getattr(run, f) for f in CONFIG_FIELDS if f not in ("scenario", "profile", "target_ticks")}
+    for key, message in rule_errors(values).items():  # the length was checked above, under its own name
         errors.setdefault(key, message)
     _raise(errors)
-    from voyage.engine.runner import create_run
-
-    fields = {f: getattr(run, f) for f in PARAMETERS}
-    run = create_run(scenario, personas=personas, seed=seed, schedule=schedule, target_ticks=target, name=name,
-                     profile=profile, replay_of=replay_of, **fields)
-    run.warnings = profile_warnings(profile)
-    return run
+    return run, personas, target
 
 
 def run_config(run: Run) -> dict:
@@ -236,42 +269,49 @@ def has_started(run: Run) -> bool:
     return run.tick > 0 or run.heartbeat_at is not None or run.state != Run.QUEUED
 
 
-def update_run_params(run: Run, **changes) -> Run:
-    """Change a run's configuration. Before it has started, anything configure_run accepts (cast
-    excepted); once started, only the budget and the target length, and only upwards."""
+def check_update(run: Run, **changes) -> Run:
+    """update_run_params's checks without writing: the run as it would be, or ValidationError."""
     settable = {"name", "profile", "seed", "schedule", "target_ticks", *PARAMETERS}
     errors = {k: f"unknown run parameter {k!r}" for k in changes if k not in settable}
     _raise(errors)
-    with transaction.atomic():
-        current = Run.objects.select_for_update().get(pk=run.pk)
-        if has_started(current):
-            for key, value in changes.items():
-                if key == "name":
-                    continue
-                if key not in GROWABLE:
-                    if value != getattr(current, key):
-                        errors[key] = (f"run {current.pk} has started (tick {current.tick}, {current.state}): "
-                                       f"its {key} can no longer change; clone it to try another value")
-                    continue
-                old = getattr(current, key)
-                if key != "target_ticks" and value is None:
-                    continue  # no budget at all: the most a budget can grow
-                if value is None or (old is not None and value < old):
-                    errors[key] = f"{key} of a started run may only grow (it is {old}); got {value}"
-        if "profile" in changes:
-            try:
-                changes["profile"] = _profile(changes["profile"])
-            except ValidationError as exc:
-                errors.update(exc.message_dict)
-        _raise(errors)
+    current = Run.objects.get(pk=run.pk)
+    if has_started(current):
         for key, value in changes.items():
-            setattr(current, key, value)
-        errors = _field_errors(current, exclude=("scenario", "profile", "replay_of"))
-        values = {f: getattr(current, f) for f in CONFIG_FIELDS if f not in ("scenario", "profile")}
-        for key, message in rule_errors(values).items():
-            errors.setdefault(key, message)
-        _raise(errors)
-        if changes:
-            Run.objects.filter(pk=current.pk).update(**changes)
+            if key == "name":
+                continue
+            old = getattr(current, key)
+            if key not in GROWABLE:
+                if value != old:
+                    errors[key] = (f"run {current.pk} has started (tick {current.tick}, {current.state}): its {key} "
+                                   f"can no longer change; clone it to try another value")
+            elif key != "target_ticks" and value is None:
+                continue  # no budget at all: the most a budget can grow
+            elif value is None or (old is not None and value < old):
+                errors[key] = f"{key} of a started run may only grow (it is {old}); got {value}"
+    if "profile" in changes:
+        try:
+            changes["profile"] = _profile(changes["profile"])
+        except ValidationError as exc:
+            errors.update(exc.message_dict)
+    _raise(errors)
+    for key, value in changes.items():
+        setattr(current, key, value)
+    errors = _field_errors(current, exclude=("scenario", "profile", "replay_of"))
+    values = {f: getattr(current, f) for f in CONFIG_FIELDS if f not in ("scenario", "profile")}
+    for key, message in rule_errors(values).items():
+        errors.setdefault(key, message)
+    _raise(errors)
+    current.changes = {k: getattr(current, k) for k in changes}
+    return current
+
+
+def update_run_params(run: Run, **changes) -> Run:
+    """Change a run's configuration. Before it has started, anything configure_run accepts (cast
+    excepted); once started, only the budget and the target length, and only upwards."""
+    with transaction.atomic():
+        Run.objects.select_for_update().filter(pk=run.pk).exists()  # hold the row while checking
+        current = check_update(run, **changes)
+        if current.changes:
+            Run.objects.filter(pk=current.pk).update(**current.changes)
     current.warnings = profile_warnings(current.profile) if "profile" in changes else []
     return current
