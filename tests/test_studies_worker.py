@@ -9,8 +9,9 @@ import pytest
 from tests.fake_openai_server import FakeOpenAI
 from voyage.fleet import ScratchDB, Worker, manage, wait_for
 
-TICKS = 120
-GRID = ["--ticks", str(TICKS), "--vary", "seed=1,2", "--vary", "hot_memory_limit=30,50"]
+TICKS = 500  # past the first night: two days, so two rows per run
+GRID = ["--scenario", "edelweiss", "--ticks", str(TICKS), "--vary", "seed=1,2", "--vary", "hot_memory_limit=30,50"]
+AGENTS = 8  # the Sanatorium Edelweiss, the small second scenario
 # Not compared between the two passes: ids, wall time, and tokens, because a prompt's size depends on
 # whether the agent's summaries and dreams had arrived yet, which on the worker is up to the memory
 # cluster's timing (the answers, and so every other measure, do not depend on it).
@@ -55,7 +56,8 @@ def test_a_study_runs_on_the_worker_and_its_measures_repeat(fleet, tmp_path):
     on_worker = read_csv(tmp_path / "a.csv")
 
     # one row per run and day; the axes, the seed, the day and every measure are columns
-    assert len(on_worker) == 4 and {r["day"] for r in on_worker} == {"1"}
+    assert sorted((r["run_id"], r["day"]) for r in on_worker) == sorted(
+        (str(r["run_id"]), day) for r in status["runs"] for day in ("1", "2"))
     header = list(on_worker[0])
     assert header[:6] == ["study", "run_id", "run_state", "hot_memory_limit", "seed", "day"]
     for column in ("agents_rung_0", "agents_rung_1", "first_tick_rung_1", "deaths", "action_fail_rate",
@@ -63,10 +65,10 @@ def test_a_study_runs_on_the_worker_and_its_measures_repeat(fleet, tmp_path):
                    "trust_suspect_share", "trust_polarisation", "written_summaries", "written_dreams", "calls",
                    "tokens", "cost", "retries", "wall_s"):
         assert column in header
-    assert sorted((r["hot_memory_limit"], r["seed"]) for r in on_worker) == [
-        ("30", "1"), ("30", "2"), ("50", "1"), ("50", "2")]
+    assert sorted((r["hot_memory_limit"], r["seed"], r["day"]) for r in on_worker) == [
+        (h, s, d) for h in ("30", "50") for s in ("1", "2") for d in ("1", "2")]
     assert all(int(r["calls"]) > 0 and float(r["wall_s"]) > 0 for r in on_worker)
-    assert sum(int(r["agents_rung_0"]) + int(r["agents_rung_1"]) + int(r["agents_rung_2"]) for r in on_worker) == 4 * 33
+    assert all(int(r["agents_rung_0"]) + int(r["agents_rung_1"]) + int(r["agents_rung_2"]) == AGENTS for r in on_worker)
 
     # the same grid again, in the foreground on a fresh database: the same seed and parameter, the same
     # measures. (A fresh database: a run's transcript can still depend on other runs already in the
@@ -78,14 +80,14 @@ def test_a_study_runs_on_the_worker_and_its_measures_repeat(fleet, tmp_path):
     again = read_csv(tmp_path / "b.csv")
 
     def measures(rows):
-        return {(r["hot_memory_limit"], r["seed"]): {k: v for k, v in r.items() if k not in NOT_MEASURES}
+        return {(r["hot_memory_limit"], r["seed"], r["day"]): {k: v for k, v in r.items() if k not in NOT_MEASURES}
                 for r in rows}
 
     first, second = measures(on_worker), measures(again)
     differ = {cell: {k: (v, second[cell][k]) for k, v in row.items() if second[cell][k] != v}
               for cell, row in first.items()}
     assert not any(differ.values()), differ
-    seeds_differ = measures(on_worker)[("30", "1")] != measures(on_worker)[("30", "2")]
+    seeds_differ = measures(on_worker)[("30", "1", "1")] != measures(on_worker)[("30", "2", "1")]
     assert seeds_differ, "two seeds gave identical measures: the seed axis did not reach the runs"
 
 
@@ -95,7 +97,7 @@ def test_a_study_whose_first_run_exceeds_its_budget_starts_no_further_run(fleet)
         manage(env, "shell", "-c", "from voyage.models import ModelProfile; ModelProfile.objects.create("
                f"name='priced', kind='openai', base_url={server.base_url!r}, model='fake', timeout_s=5, "
                "retries=1, price_in_per_m=1000, price_out_per_m=1000)")
-        made = json.loads(manage(env, "study", "create", "--name", "priced", "--ticks", "4", "--vary", "seeds=3",
+        made = json.loads(manage(env, "study", "create", "--name", "priced", "--scenario", "edelweiss", "--ticks", "4", "--vary", "seeds=3",
                                  "--vary", "profile=priced", "--schedule", "simultaneous", "--budget-cost", "0.5"))
         assert len(made["started"]) == 1  # under a budget, one run at a time
         wait_for(lambda: study_state(db, "priced")[0] == "stopped", 120, interval=0.25, what="the budget stop")

@@ -68,7 +68,7 @@ def first_tick_rung(t: Tables, run: RunInfo, day: int) -> dict:
     for tick, level in t.rungs_reached.get(run.id, ()):
         if run.day_of(tick) <= day and level in ticks:
             ticks[level].append(tick)
-    return {str(level): (statistics.median(v) if v else None) for level, v in ticks.items()}
+    return {str(level): (float(statistics.median(v)) if v else None) for level, v in ticks.items()}
 
 
 # --- life and death --------------------------------------------------------------------------

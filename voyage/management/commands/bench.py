@@ -5,6 +5,7 @@
     python manage.py bench concurrency --latency-ms 200 --ticks 5
     python manage.py bench worker --runs 4 --workers 2 --ticks 200
     python manage.py bench web --days 3 --clients 50
+    python manage.py bench study --runs 4 --workers 2 --days 1
 """
 import json
 
@@ -18,7 +19,7 @@ class Command(BaseCommand):
     help = "Run a benchmark and print one JSON line of figures."
 
     def add_arguments(self, parser):
-        parser.add_argument("which", choices=["engine", "memory", "concurrency", "worker", "web"])
+        parser.add_argument("which", choices=["engine", "memory", "concurrency", "worker", "web", "study"])
         parser.add_argument("--days", type=float, help="engine, memory: simulated days (1); web: of the run whose pages are timed (3)")
         parser.add_argument("--schedule", default="sequential", choices=["sequential", "simultaneous"])
         parser.add_argument("--ticks", type=int, help="concurrency: ticks timed per schedule (5); worker: per run (200)")
@@ -65,6 +66,13 @@ class Command(BaseCommand):
             else:
                 web.advance_fresh_run(ticks)
                 return
+        elif which == "study":  # an offline study on worker processes, then all its measures
+            from voyage.bench import study
+
+            if min(options["runs"], options["workers"]) < 1 or options["days"] <= 0:
+                raise CommandError("--runs, --workers and --days must be positive")
+            figures = (study.inner if options["inner"] else study.outer)(options["runs"], options["workers"],
+                                                                         options["days"])
         else:
             from voyage.bench import worker
 
