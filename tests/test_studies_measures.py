@@ -149,3 +149,12 @@ def test_a_run_that_has_not_ticked_has_no_rows():
     run = create_run(Scenario.objects.get(slug="1912"), target_ticks=10)
     assert evaluate([run.pk]) == []
     assert columns([]) == []
+
+
+def test_the_readme_defines_every_measure():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    section = readme[readme.index("## Studies"):]
+    for name in REGISTRY:
+        assert f"`{name}" in section, f"README's Studies section does not define {name}"

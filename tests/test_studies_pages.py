@@ -4,7 +4,6 @@ import json
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.management import call_command
 
 from voyage.studies.chart import line_chart
 from voyage.studies.compare import stat, table

@@ -11,21 +11,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from django.conf import settings
 
 
 def outer(runs: int, workers: int, days: float) -> dict:
-    from voyage.fleet import ScratchDB, manage_json
+    from voyage.bench.worker import scratch_like_settings
+    from voyage.fleet import manage_json
 
-    engine = settings.DATABASES["default"]["ENGINE"]
-    if engine.endswith("sqlite3"):
-        db = ScratchDB("sqlite", redis=settings.REDIS_URL or False)
-    else:
-        db = ScratchDB("postgres", redis=settings.REDIS_URL or False, server_url=os.environ["DATABASE_URL"])
-    with db:
+    with scratch_like_settings() as db:
         figures = manage_json(db.env(), "bench", "study", "--inner", "--runs", str(runs), "--workers",
                               str(workers), "--days", str(days))[-1]
-    figures["database"] = "sqlite" if engine.endswith("sqlite3") else "postgres"
+    figures["database"] = db.kind
     return figures
 
 

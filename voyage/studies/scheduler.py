@@ -95,15 +95,9 @@ def pump() -> dict:
 
 
 def ensure_schedule() -> None:
-    from django_q.models import Schedule
+    from voyage.tasks import ensure_minutely
 
-    # As voyage.tasks.ensure_rescue_schedule: no unique name, so duplicates are removed, not prevented.
-    ids = list(Schedule.objects.filter(name=SCHEDULE).order_by("pk").values_list("pk", flat=True))
-    if not ids:
-        Schedule.objects.create(name=SCHEDULE, func="voyage.studies.scheduler.pump",
-                                schedule_type=Schedule.MINUTES, minutes=1, repeats=-1)
-    elif len(ids) > 1:
-        Schedule.objects.filter(pk__in=ids[1:]).delete()
+    ensure_minutely(SCHEDULE, "voyage.studies.scheduler.pump")
 
 
 def after_task(sender, func, task, **kwargs) -> None:
