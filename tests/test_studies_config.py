@@ -127,3 +127,15 @@ def test_a_priced_profile_can_be_an_axis():
     study = create_study(plan(axes={"profile": ["offline", "local"]}))
     profiles = [m.run.profile and m.run.profile.name for m in study.members.select_related("run__profile")]
     assert profiles == [None, "local"]
+
+
+def test_a_run_paused_by_hand_keeps_its_study_running():
+    study = create_study(plan())
+    ids = scheduler.start(study)
+    Run.objects.filter(pk=ids[0]).update(state=Run.PAUSED, pause_reason="")  # a human paused it
+    Run.objects.filter(pk__in=ids[1:]).update(state=Run.FINISHED, tick=5)
+    assert scheduler.start_next(study.pk) == []
+    assert Study.objects.get(pk=study.pk).state == Study.RUNNING
+    Run.objects.filter(pk=ids[0]).update(state=Run.FINISHED, tick=5)
+    scheduler.start_next(study.pk)
+    assert Study.objects.get(pk=study.pk).state == Study.FINISHED

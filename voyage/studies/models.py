@@ -31,11 +31,6 @@ class Study(models.Model):
     def __str__(self):
         return self.name
 
-    @property
-    def varied(self) -> list[str]:
-        """The axes with more than one value: what a comparison compares."""
-        return [k for k, v in self.axes.items() if len(v) > 1 and k != SEED]
-
 
 class StudyRun(models.Model):
     """One combination of the grid: a run and the axis values that made it."""

@@ -65,7 +65,8 @@ def start_next(study_id: int) -> list[int]:
         waiting = [m for m in members if m.started_at is None]
         in_flight = [m for m in members if m.started_at is not None and m.run.state in ACTIVE]
         if not waiting:
-            if not in_flight:
+            # Finished once every run has settled; a run paused by hand keeps its study running.
+            if all(m.run.state in SETTLED for m in members):
                 Study.objects.filter(pk=study.pk).update(state=Study.FINISHED)
             return []
         if why := budget_reached(study):
