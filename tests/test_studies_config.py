@@ -56,6 +56,7 @@ def test_the_worker_gets_a_bounded_few_then_the_next_as_runs_settle():
     assert scheduler.start(study) == [m.run_id for m in study.members.all()[:2]]
     runs = [m.run for m in study.members.select_related("run")]
     assert [Run.objects.get(pk=r.pk).state for r in runs] == ["queued", "queued", "paused", "paused"]
+    assert [Run.objects.get(pk=r.pk).pause_reason != "" for r in runs] == [False, False, True, True]
     assert scheduler.start_next(study.pk) == []  # both slots busy
     Run.objects.filter(pk=runs[0].pk).update(state=Run.FINISHED, tick=5)
     assert scheduler.start_next(study.pk) == [runs[2].pk]

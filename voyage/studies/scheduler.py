@@ -74,6 +74,7 @@ def start_next(study_id: int) -> list[int]:
             return []
         for member in waiting[:max(0, study.parallel - len(in_flight))]:
             StudyRun.objects.filter(pk=member.pk).update(started_at=timezone.now())
+            Run.objects.filter(pk=member.run_id, state=Run.PAUSED).update(pause_reason="")  # no longer waiting
             try:
                 control.start(member.run_id)  # queued once this transaction commits
             except control.ControlError as exc:  # e.g. stopped by hand before its turn: leave it be
