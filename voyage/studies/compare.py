@@ -15,10 +15,18 @@ class Stat:
     n: int
 
     def __str__(self) -> str:
-        if self.mean is None:
-            return "—"
-        text = f"{self.mean:.4g}"
-        return f"{text} ± {self.sd:.2g}" if self.sd is not None else text
+        if self.sd is None:
+            return readable(self.mean)
+        return f"{readable(self.mean)} ± {readable(self.sd)}"
+
+
+def readable(value: float | None) -> str:
+    """12,010,000 / 31.37 / 0.07485: whole numbers from 100 up, four significant digits below."""
+    if value is None:
+        return "—"
+    if abs(value) >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.4g}"
 
 
 def _number(value) -> float | None:
