@@ -116,3 +116,6 @@ LOGGING = {
         "voyage.digest": {"handlers": ["console"], "level": env_str("VOYAGE_DIGEST_LEVEL", "WARNING"), "propagate": False},
     },
 }
+
+# Run fixtures (voyage/export): JSON Lines whose loading looks each natural key up once per file.
+SERIALIZATION_MODULES = {"jsonl": "voyage.export.jsonl"}

@@ -4,6 +4,7 @@
     python manage.py bench memory --days 3
     python manage.py bench concurrency --latency-ms 200 --ticks 5
     python manage.py bench worker --runs 4 --workers 2 --ticks 200
+    python manage.py bench export --days 3
 """
 import json
 
@@ -16,7 +17,7 @@ class Command(BaseCommand):
     help = "Run a benchmark and print one JSON line of figures."
 
     def add_arguments(self, parser):
-        parser.add_argument("which", choices=["engine", "memory", "concurrency", "worker"])
+        parser.add_argument("which", choices=["engine", "memory", "concurrency", "worker", "export"])
         parser.add_argument("--days", type=float, default=1, help="engine, memory: simulated days")
         parser.add_argument("--schedule", default="sequential", choices=["sequential", "simultaneous"])
         parser.add_argument("--ticks", type=int, help="concurrency: ticks timed per schedule (5); worker: per run (200)")
@@ -29,7 +30,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         which = options["which"]
         ticks = options["ticks"] if options["ticks"] is not None else DEFAULT_TICKS.get(which)
-        if which in ("engine", "memory") and options["days"] <= 0:
+        if which in ("engine", "memory", "export") and options["days"] <= 0:
             raise CommandError("--days must be positive")
         if which == "engine":
             from voyage.bench import engine
@@ -39,6 +40,10 @@ class Command(BaseCommand):
             from voyage.bench import memory
 
             figures = (memory.inner if options["inner"] else memory.outer)(options["days"])
+        elif which == "export":  # a run's fixture: export_run, then loaddata into a fresh database
+            from voyage.bench import export
+
+            figures = export.outer(options["days"])
         elif which == "concurrency":
             from voyage.bench import concurrency
 
