@@ -157,5 +157,5 @@ def export_run(run, path: str) -> None:
     if not str(path).endswith(SUFFIX):
         raise ExportError(f"name the fixture *{SUFFIX}: loaddata reads the format from the name "
                           f"(JSON Lines, gzip-compressed), e.g. run-{run.pk}{SUFFIX}")
-    with gzip.open(path, "wt", encoding="utf-8", compresslevel=6) as out:
+    with gzip.open(path, "wt", encoding="utf-8", compresslevel=1) as out:  # prompts are zlib already
         write_fixture(run, out)
