@@ -14,22 +14,3 @@ def call_row(run_id: int, request: ModelRequest, answer: ModelAnswer, outcome: s
         reasoning_tokens=answer.reasoning_tokens, cached_tokens=answer.cached_tokens, latency_ms=answer.latency_ms,
         attempts=answer.attempts, cost=answer.cost,
     )
-
-
-def parse_json_object(text: str | None) -> dict | None:
-    """A JSON object from a model's answer, tolerating prose or a code fence around it."""
-    import json
-
-    if not text:
-        return None
-    try:
-        value = json.loads(text)
-    except ValueError:
-        start, end = text.find("{"), text.rfind("}")
-        if start < 0 or end <= start:
-            return None
-        try:
-            value = json.loads(text[start:end + 1])
-        except ValueError:
-            return None
-    return value if isinstance(value, dict) else None

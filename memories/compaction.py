@@ -12,32 +12,22 @@ from django.db import IntegrityError, transaction
 from memories.calls import call_row
 from memories.models import Memory, MemorySummary
 from memories.thresholds import HARD, SOFT, batches, compaction_due, fold_count, should_queue
-from memories.writing import FOLD_ERA, SUMMARISE, identity_for, messages, row_line, subject_of
+from memories.identity import agent_for_job, identity_text
+from memories.writing import FOLD_ERA, SUMMARISE, messages, row_line, subject_of
 from voyage.gateway.base import COMPACTION, ERA, ModelRequest
+from voyage.gateway.factory import gateway_for
 from voyage.gateway.hints import RowsHints
 from voyage.models import LLMCall
-from world.models import AgentState, SoulEntry
+from world.models import AgentState
 
 SUMMARY_CHARS = 1_200  # a summary or era longer than this is clipped: the context stays bounded
 MAX_FOLDS = 8
 
 
-def _agent(agent_id: int) -> AgentState | None:
-    return AgentState.objects.select_related("persona", "run__scenario").filter(pk=agent_id).first()
-
-
-def _identity(agent: AgentState) -> str:
-    scenario = agent.run.scenario
-    soul = list(SoulEntry.objects.filter(persona=agent.persona).values_list("text", flat=True))
-    return identity_for(agent.persona, agent.rung, scenario.rung_specs(), scenario.premise, soul)
-
-
 def compact(agent_id: int, *, gateway=None, tick: int | None = None) -> list[MemorySummary]:
     """Summarise the agent's committed rows that are older than its hot window and not yet covered;
     then fold eras if the summaries passed their budget. Returns the summaries written."""
-    from voyage.engine.runner import gateway_for
-
-    agent = _agent(agent_id)
+    agent = agent_for_job(agent_id)
     if agent is None:
         return []
     run = agent.run
@@ -49,7 +39,7 @@ def compact(agent_id: int, *, gateway=None, tick: int | None = None) -> list[Mem
         return []
     own_gateway = gateway is None
     gateway = gateway or gateway_for(run)
-    identity = _identity(agent)
+    identity = identity_text(agent)
     written = []
     try:
         for batch in batches(older, run.compaction_memory_count):

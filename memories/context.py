@@ -7,30 +7,22 @@ rows. Nothing another agent thought or was not heard saying can enter.
 """
 from __future__ import annotations
 
-from voyage.engine.schedule import WIND_DOWN, clock, TICKS_PER_DAY
-from memories.writing import identity_for
+from memories.identity import identity_text
+from world.time import TICKS_PER_DAY, WIND_DOWN, part_of_day, sim_clock, time_of_day
 from world.rules.perception import Situation, render_situation
 from world.rules.prompt_text import RULES
 
 ANSWER_NOW = "Your turn. Answer with the one JSON object only."
 
 
-def identity_text(world, agent) -> str:
-    """Who the agent knows itself to be, gated by its rung, with its soul entries."""
-    return identity_for(agent.persona, agent.rung, world.rungs, world.scenario.premise,
-                        world.soul.get(agent.persona.id, []))
-
-
 def time_text(agent, tick: int) -> str:
     if agent.rung >= 1:
-        return f"It is {clock(tick)}."
-    minutes = (tick % TICKS_PER_DAY) * 3
-    part = "morning" if minutes < 360 else "afternoon" if minutes < 660 else "evening"
-    return f"It is {part}."
+        return f"It is {sim_clock(tick)}."
+    return f"It is {part_of_day(tick)}."
 
 
 def hot_window_text(world, agent) -> str:
-    lines = [f"[{clock(h.tick)[-5:]}] {h.text}" for h in reversed(world.hot[agent.id])]
+    lines = [f"[{time_of_day(h.tick)}] {h.text}" for h in reversed(world.hot[agent.id])]
     return HOT_HEADER + "\n" + ("\n".join(lines) if lines else "(none)")
 
 
@@ -98,7 +90,7 @@ def recalled_text(world, agent, situation: Situation, tick: int) -> str:
     hits = _distinct(recall(agent.id, terms, k=RECALL_K * 2, before_id=before, now_tick=tick))[:RECALL_K]
     text = ""
     if hits:
-        lines = [f"[{clock(h.tick)}] {h.text[:RECALLED_CHARS]}" for h in sorted(hits, key=lambda h: h.id)]
+        lines = [f"[{sim_clock(h.tick)}] {h.text[:RECALLED_CHARS]}" for h in sorted(hits, key=lambda h: h.id)]
         text = RECALL_HEADER + "\n" + "\n".join(lines)
     world.memory.recalled[agent.id] = (terms, grown, text)
     return text
@@ -118,7 +110,7 @@ def _distinct(hits):
 def action_messages(world, agent, situation: Situation, tick: int, cues: frozenset[str]) -> list[dict]:
     """Stable prefix first: rules and rung, soul entries, summaries, latest dream; then recalled rows,
     the current situation, and the hot window newest first."""
-    system = RULES + "\n" + identity_text(world, agent)
+    system = RULES + "\n" + identity_text(agent, world)
     past = past_text(world, agent)
     if past:
         system += "\n\n" + past
@@ -130,5 +122,5 @@ def action_messages(world, agent, situation: Situation, tick: int, cues: frozens
 
 def writing_messages(world, agent, instruction: str, lines: list[str]) -> list[dict]:
     """A silent call about the agent's own past (reflection and the like)."""
-    system = identity_text(world, agent) + "\n\n" + instruction
+    system = identity_text(agent, world) + "\n\n" + instruction
     return [{"role": "system", "content": system}, {"role": "user", "content": "\n".join(lines) or "(nothing yet)"}]

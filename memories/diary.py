@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from memories.calls import parse_json_object
+from memories.identity import identity_text
 from memories.models import DiaryEntry, Memory
 from memories.writing import DIARY, messages, row_line, subject_of
-from voyage.engine.schedule import TICKS_PER_DAY, day_of
+from world.time import TICKS_PER_DAY, day_of
 from voyage.gateway.base import DIARY as DIARY_PURPOSE, ModelRequest
 from voyage.gateway.hints import RowsHints
+from voyage.gateway.json_extract import parse_json_object
 from voyage.models import LLMCall
 
 DAY_ROWS = 800  # a day is ~500 rows per agent; read at most this many of the newest
@@ -32,15 +33,13 @@ def diary_date(world, tick: int):
 
 
 def write_diaries(world, w, gateway, day_rows: dict) -> list[DiaryEntry]:
-    from memories.context import identity_text
-
     asked = []
     for a in sorted(world.living(), key=lambda a: a.persona.key):
         rows = day_rows[a.id]
         picked = sorted(sorted(rows, key=lambda r: (-r[2], -r[0]))[:DIARY_ROWS], key=lambda r: r[0])
         where = world.room_name(a.location_id)
         lines = [row_line(r[0], r[3]) for r in picked] + [f"You are in the {where}."]
-        request = ModelRequest(purpose=DIARY_PURPOSE, messages=messages(identity_text(world, a), DIARY, lines),
+        request = ModelRequest(purpose=DIARY_PURPOSE, messages=messages(identity_text(a, world), DIARY, lines),
                                tick=w.tick, agent_id=a.id, agent_key=a.persona.key,
                                hints=RowsHints(rows=tuple(picked), subject=subject_of(a), location=where))
         asked.append((a, request))

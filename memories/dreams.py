@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
-from memories.calls import call_row, parse_json_object
-from memories.compaction import _agent, _identity
+from memories.calls import call_row
+from memories.identity import agent_for_job, identity_text
 from memories.models import Dream, Memory, TrustEntry
 from memories.writing import DREAM, messages, row_line, subject_of
-from voyage.engine.schedule import MINUTES_PER_TICK
+from world.time import MINUTES_PER_TICK
 from voyage.gateway.base import DREAM as DREAM_PURPOSE, ModelRequest
+from voyage.gateway.factory import gateway_for
 from voyage.gateway.hints import RowsHints
+from voyage.gateway.json_extract import parse_json_object
 from voyage.models import LLMCall
 from world.models import Room
 
@@ -39,9 +41,7 @@ def queue_dreams(world, w, plan) -> None:
 
 
 def dream(agent_id: int, tick: int, *, gateway=None) -> Dream | None:
-    from voyage.engine.runner import gateway_for
-
-    agent = _agent(agent_id)
+    agent = agent_for_job(agent_id)
     if agent is None or Dream.objects.filter(agent=agent, tick=tick).exists():
         return None
     run = agent.run
@@ -63,7 +63,7 @@ def dream(agent_id: int, tick: int, *, gateway=None) -> Dream | None:
     lines.append("Rooms your memories name: " + (", ".join(rooms) or "none"))
     if people:
         lines.append("People you have judged: " + "; ".join(f"{n} ({label}, {score:+.2f})" for n, label, score in people))
-    request = ModelRequest(purpose=DREAM_PURPOSE, messages=messages(_identity(agent), DREAM, lines), tick=tick,
+    request = ModelRequest(purpose=DREAM_PURPOSE, messages=messages(identity_text(agent), DREAM, lines), tick=tick,
                            agent_id=agent.id, agent_key=agent.persona.key,
                            hints=RowsHints(rows=tuple(r[1:] for r in rows), subject=subject_of(agent),
                                            rooms=tuple(rooms), people=tuple(people)))

@@ -6,6 +6,7 @@ id yet: the reflection keeps a reference to them and TickWriter.commit fills in 
 tick's rows are inserted, so the evidence is exact."""
 from __future__ import annotations
 
+from memories.identity import identity_text
 from memories.writing import IMPORTANCE, messages
 from voyage.gateway.base import IMPORTANCE as IMPORTANCE_PURPOSE, ModelRequest
 from voyage.gateway.hints import RowsHints
@@ -20,9 +21,7 @@ def depth_of(evidence) -> int:
 
 def score_importance(world, w, gateway, written) -> list[int]:
     """One batched IMPORTANCE call per reflection text; an unusable answer scores the default."""
-    from memories.context import identity_text
-
-    requests = [ModelRequest(purpose=IMPORTANCE_PURPOSE, messages=messages(identity_text(world, a), IMPORTANCE, [text]),
+    requests = [ModelRequest(purpose=IMPORTANCE_PURPOSE, messages=messages(identity_text(a, world), IMPORTANCE, [text]),
                              tick=w.tick, agent_id=a.id, agent_key=a.persona.key,
                              hints=RowsHints(rows=((w.tick, "reflection", 0, text),)))
                 for a, text in written]

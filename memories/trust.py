@@ -5,11 +5,12 @@ rows that name each person — nothing else — so no withheld word can reach a 
 an agent knows no names and makes no trust calls (its ledger still counts meetings)."""
 from __future__ import annotations
 
-from memories.calls import parse_json_object
+from memories.identity import identity_text
 from memories.models import TrustHistory
 from memories.writing import TRUST, messages
 from voyage.gateway.base import TRUST as TRUST_PURPOSE, ModelRequest
 from voyage.gateway.hints import TrustHints
+from voyage.gateway.json_extract import parse_json_object
 from voyage.models import LLMCall
 
 LINES_PER_PERSON = 6
@@ -37,7 +38,7 @@ def assess(world, w, gateway, agents, lines_of) -> int:
             others.append((name, e.label, e.score, e.interaction_count, lines))
             blocks.append(f"{name} — now: {e.label} ({e.score:+.2f}), met {e.interaction_count} times.\n"
                           + ("\n".join(f"- {t}" for t in lines) or "- (no memory names them)"))
-        request = ModelRequest(purpose=TRUST_PURPOSE, messages=messages(_identity(world, a), TRUST, blocks),
+        request = ModelRequest(purpose=TRUST_PURPOSE, messages=messages(identity_text(a, world), TRUST, blocks),
                                tick=w.tick, agent_id=a.id, agent_key=a.persona.key, hints=TrustHints(tuple(others)))
         asked.append((a, entries, request))
     answers = gateway.complete_many([r for _, _, r in asked]) if asked else []
@@ -78,9 +79,3 @@ def parse_verdicts(text: str | None, names: list[str]) -> dict | None:
         label = str(v.get("label") or "acquaintance").strip()[:40] or "acquaintance"
         out[name] = (score, label, str(v.get("emotional_tone") or "")[:80], str(v.get("rationale") or "")[:500])
     return out
-
-
-def _identity(world, agent) -> str:
-    from memories.context import identity_text
-
-    return identity_text(world, agent)

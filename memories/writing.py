@@ -6,8 +6,7 @@ allowed to perceive can reach a summary, a dream, its diary or its trust ledger.
 """
 from __future__ import annotations
 
-from voyage.engine.schedule import clock
-from world.rules.ladder import rung_spec
+from world.time import sim_clock
 
 SUMMARISE = (
     "Summarise the memories below, your own, in a compact paragraph (at most 80 words), first person: "
@@ -39,31 +38,13 @@ IMPORTANCE = (
 )
 
 
-def identity_for(persona, rung: int, rungs, premise: str, soul: list[str]) -> str:
-    """Who the agent knows itself to be, gated by its rung; soul entries always, never compacted."""
-    spec = rung_spec(rungs, rung)
-    parts = [f"Your state of mind — rung {spec.level}, {spec.name}: {spec.reveals}"]
-    if rung >= 1:
-        parts.append(f"You are {persona.display_name}.")
-        parts.append(premise)
-    else:
-        parts.append("You do not know who you are, where you are, or when this is.")
-    if rung >= 2:
-        parts.append(f"Your life on paper: {persona.history}")
-        parts.append(f"What you fear: {persona.fear}")
-        parts.append(f"Your secret: {persona.secret}")
-    if soul:
-        parts.append("What you hold true, whatever else you forget:\n" + "\n".join(f"- {s}" for s in soul))
-    return "\n\n".join(parts)
-
-
 def subject_of(agent) -> str:
     """How a memory call names the agent: by name only once it knows its name."""
     return agent.persona.display_name if agent.rung >= 1 else ""
 
 
 def row_line(tick: int, text: str) -> str:
-    return f"[{clock(tick)}] {text}"
+    return f"[{sim_clock(tick)}] {text}"
 
 
 def messages(identity: str, instruction: str, lines: list[str]) -> list[dict]:

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from memories.models import Memory
-from voyage.engine.schedule import NIGHTFALL, TICKS_PER_DAY
+from world.time import NIGHTFALL, TICKS_PER_DAY
 from voyage.models import Event, LLMCall
 from world.models import AgentState, Room
 

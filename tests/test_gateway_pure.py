@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from voyage.gateway.base import ACTION, BULLETIN, COMPACTION, REFLECTION, TRUST, ModelRequest
-from voyage.gateway.json_extract import extract_json_object
+from voyage.gateway.json_extract import extract_json_object, parse_json_object
 from voyage.gateway.openai_client import ASK_FOR_JSON, GatewayConfig, request_params
 from voyage.gateway.retry import MAX_RETRY_AFTER_S, backoff_delay, parse_retry_after
 
@@ -37,6 +37,13 @@ def test_extract_keeps_nested_objects_and_braces_in_strings_whole():
 @pytest.mark.parametrize("text", ["", "no json here", "[1, 2, 3]", "{unterminated", '"just a string"'])
 def test_extract_gives_none_without_an_object(text):
     assert extract_json_object(text) is None
+    assert parse_json_object(text) is None
+
+
+def test_parse_gives_the_memory_calls_their_object_from_prose():
+    assert parse_json_object('Dreaming: {"identity": "a {sailor}", "places": ""} the end') == \
+        {"identity": "a {sailor}", "places": ""}
+    assert parse_json_object(None) is None
 
 
 def test_backoff_grows_exponentially_with_jitter_and_a_cap():

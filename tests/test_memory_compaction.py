@@ -6,7 +6,8 @@ from django_q.brokers import get_broker
 from django_q.models import OrmQ
 from django_q.tasks import _sync as run_package
 
-from memories.compaction import check_before_action, compact, fold_eras, _identity
+from memories.compaction import check_before_action, compact, fold_eras
+from memories.identity import identity_text
 from memories.models import Memory, MemorySummary
 from memories.thresholds import HARD, SOFT
 from tests.memory_helpers import jobs_inline, new_run, plant, world_and_writer
@@ -126,7 +127,7 @@ def test_fold_eras_does_nothing_within_budget():
     agent = run.agents.select_related("persona", "run__scenario").order_by("id").first()
     plant(run, agent.id, ["a"] * 3)
     MemorySummary.objects.create(run=run, agent=agent, level=0, first_row=1, last_row=3, row_count=3, tick=0, text="s")
-    assert fold_eras(agent, OfflineModel(seed=1), _identity(agent)) == []
+    assert fold_eras(agent, OfflineModel(seed=1), identity_text(agent)) == []
 
 
 def test_compaction_jobs_run_through_the_worker_path_when_sync():

@@ -9,7 +9,7 @@ from memories.models import Dream, MemorySummary
 from tests.memory_helpers import jobs_inline, new_run, world_and_writer
 from voyage.engine import steps
 from voyage.engine.runner import advance, transcript_sha256
-from voyage.engine.schedule import plan_tick
+from world.time import plan_tick
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,8 @@ import time
 
 import pytest
 
-from voyage.fleet import ScratchDB, Worker, manage_json, postgres_available, redis_available, reference, require, wait_for
+from tests.services import require
+from voyage.fleet import ScratchDB, Worker, manage_json, postgres_available, redis_available, reference, wait_for
 
 TICKS = 150
 SEED = 7

@@ -7,7 +7,8 @@ import subprocess
 
 import pytest
 
-from voyage.fleet import MANAGE, ROOT, ScratchDB, manage_json, postgres_available, reference, require
+from tests.services import require
+from voyage.fleet import MANAGE, ROOT, ScratchDB, manage_json, postgres_available, reference
 
 TICKS = 150  # the crash tests' run: the reference is computed once
 SEED = 7

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from voyage.fleet import POSTGRES_URL, REDIS_TEST_URL, ScratchDB, manage, postgres_available, redis_available, require
+from tests.services import require
+from voyage.fleet import POSTGRES_URL, REDIS_TEST_URL, ScratchDB, manage, postgres_available, redis_available
 
 PROBE = """
 import json

@@ -185,13 +185,3 @@ def reference(ticks: int, seed: int) -> dict:
             _references[key] = manage_json(db.env(), "run_voyage", "--ticks", str(ticks), "--seed", str(seed))[-1]
     return _references[key]
 
-
-def require(service: str, available: bool) -> None:
-    """Skip a test whose server is absent, unless VOYAGE_REQUIRE_SERVICES says CI must run it."""
-    if available:
-        return
-    import pytest
-
-    if os.environ.get("VOYAGE_REQUIRE_SERVICES"):
-        pytest.fail(f"{service} is not reachable, and VOYAGE_REQUIRE_SERVICES is set")
-    pytest.skip(f"{service} is not reachable (set VOYAGE_REQUIRE_SERVICES=1 to make this a failure)")

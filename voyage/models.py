@@ -6,7 +6,7 @@ import uuid
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from voyage.engine.schedule import TICKS_PER_DAY
+from world.time import DEFAULT_REFLECTION_TICKS, TICKS_PER_DAY
 
 ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
 
@@ -161,7 +161,7 @@ class Run(models.Model):
 
     @property
     def reflection_schedule(self) -> tuple[int, ...]:
-        return tuple(self.reflection_ticks or (15, 30, 45, 60))
+        return tuple(self.reflection_ticks or DEFAULT_REFLECTION_TICKS)
 
 
 class Event(models.Model):

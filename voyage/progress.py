@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import time
 
-from voyage.engine.schedule import clock
+from world.time import sim_clock
 
 
 class ProgressBar:
@@ -27,12 +27,12 @@ class ProgressBar:
             self._last_draw = now
             filled = int(done * self.width)
             bar = "█" * filled + "·" * (self.width - filled)
-            self.stream.write(f"\r{bar} {tick}/{self.end} ticks  {clock(tick)}  {now - self.began:5.1f}s")
+            self.stream.write(f"\r{bar} {tick}/{self.end} ticks  {sim_clock(tick)}  {now - self.began:5.1f}s")
             if tick >= self.end:
                 self.stream.write("\n")
         else:
             decile = int(done * 10)
             if decile > self._last_decile:
                 self._last_decile = decile
-                self.stream.write(f"{tick}/{self.end} ticks  {clock(tick)}  {now - self.began:.1f}s\n")
+                self.stream.write(f"{tick}/{self.end} ticks  {sim_clock(tick)}  {now - self.began:.1f}s\n")
         self.stream.flush()

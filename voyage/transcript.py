@@ -1,7 +1,7 @@
 """A run's event log as readable Markdown."""
 from __future__ import annotations
 
-from voyage.engine.schedule import clock, day_of
+from world.time import day_of, time_of_day
 from voyage.models import Event, Run
 
 SHOWN = {
@@ -40,5 +40,5 @@ def markdown(run: Run, room_key: str | None = None) -> str:
         if day_of(e.tick) != day:
             day = day_of(e.tick)
             out += ["", f"## Day {day}", ""]
-        out.append(f"- `{clock(e.tick)[-5:]}` {line}")
+        out.append(f"- `{time_of_day(e.tick)}` {line}")
     return "\n".join(out) + "\n"

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from voyage.engine.runner import advance, create_run
-from voyage.engine.schedule import TICKS_PER_DAY, is_overnight
+from world.time import TICKS_PER_DAY, is_overnight
 from voyage.models import LLMCall
 from world.models import Scenario
 

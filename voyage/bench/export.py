@@ -10,7 +10,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from voyage.engine.schedule import TICKS_PER_DAY
+from world.time import TICKS_PER_DAY
 from voyage.fleet import MANAGE, ROOT, ScratchDB, manage, manage_json
 
 

@@ -24,7 +24,7 @@ from django.db.models.functions import Length
 
 from memories.models import DiaryEntry, Dream, Memory, MemorySummary
 from voyage.engine.runner import advance, create_run
-from voyage.engine.schedule import TICKS_PER_DAY
+from world.time import TICKS_PER_DAY
 from voyage.models import LLMCall
 from world.models import AgentState, Scenario
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from memories.importance import importance_of
-from voyage.engine.schedule import busy_ticks
+from world.time import busy_ticks
 from voyage.engine.world import RunWorld
 from voyage.engine.writer import TickWriter
 from world.models import AgentState

@@ -14,6 +14,7 @@ from voyage.engine.budget import Budget
 from voyage.engine.tick import run_tick
 from voyage.engine.world import RunWorld
 from voyage.gateway.base import Gateway
+from voyage.gateway.factory import gateway_for
 from voyage.models import Event, Run
 from voyage.usage import usage_summary
 from world.models import AgentState, Scenario
@@ -30,12 +31,6 @@ def create_run(scenario: Scenario, *, seed: int = 1912, schedule: str = Run.SEQU
             for p in scenario.personas.order_by("key")
         ])
     return run
-
-
-def gateway_for(run: Run) -> Gateway:
-    from voyage.gateway.factory import gateway_for as build
-
-    return build(run)
 
 
 def advance(run: Run, until_tick: int, gateway: Gateway | None = None,

@@ -9,7 +9,7 @@ from memories.compaction import check_before_action
 from memories.context import action_messages, cues_for, writing_messages
 from memories.diary import rows_of_day, write_diaries
 from voyage.engine.resolve import fall_asleep, hop, resolve_action
-from voyage.engine.schedule import TICKS_PER_DAY, clock, next_dawn
+from world.time import TICKS_PER_DAY, next_dawn, sim_clock
 from voyage.engine.world import RunWorld
 from voyage.engine.writer import TickWriter
 from voyage.gateway.base import ACTION, BULLETIN, REFLECTION, Gateway, ModelRequest
@@ -229,7 +229,7 @@ def nightfall(world: RunWorld, w: TickWriter) -> None:
         a.slept_since_tick = w.tick
         w.remember(a, "sleep", f"Night falls. You sleep where you are, in the {world.room_name(a.location_id)}.")
         w.touch(a)
-    w.event("nightfall", text=f"all aboard sleep until {clock(dawn)}")
+    w.event("nightfall", text=f"all aboard sleep until {sim_clock(dawn)}")
 
 
 def night_thoughts(world: RunWorld, w: TickWriter, gateway: Gateway) -> None:
@@ -249,7 +249,7 @@ def digest(world: RunWorld, w: TickWriter) -> None:
     crowd = Counter(world.room_name(a.location_id) for a in world.living())
     said = [e.text for e in w.events if e.kind == "communicate"][-3:]
     notable = [e.text for e in w.events if e.kind in ("rung", "death", "attack", "attrition")]
-    digest_log.info("%s | run %s | %s | said: %s | %s", clock(w.tick), world.run.pk,
+    digest_log.info("%s | run %s | %s | said: %s | %s", sim_clock(w.tick), world.run.pk,
                     ", ".join(f"{room} {n}" for room, n in crowd.most_common(5)), " / ".join(said) or "-",
                     "; ".join(notable) or "-")
 

@@ -9,7 +9,7 @@ import random
 
 from memories.dreams import queue_dreams
 from voyage.engine import steps
-from voyage.engine.schedule import is_overnight, plan_tick
+from world.time import is_overnight, plan_tick
 from voyage.engine.world import RunWorld
 from voyage.engine.writer import TickWriter
 from voyage.gateway.base import Gateway

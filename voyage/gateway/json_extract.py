@@ -24,3 +24,9 @@ def extract_json_object(text: str) -> str | None:
             return text[start:end]
         start = text.find("{", end)
     return None
+
+
+def parse_json_object(text: str | None) -> dict | None:
+    """The first JSON object in a model's answer, parsed; None if there is none."""
+    found = extract_json_object(text) if text else None
+    return json.loads(found) if found is not None else None

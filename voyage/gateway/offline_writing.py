@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import random
 
-from voyage.engine.schedule import clock
+from world.time import sim_clock, time_of_day
 from voyage.gateway.hints import RowsHints, TrustHints
 
 HOSTILE = ("attack", "strikes", "kill", "not who they claim", "who has been in my cabin", "do not trust", "dead")
@@ -32,7 +32,7 @@ def compaction(rng: random.Random, h: RowsHints) -> str:
         kinds[kind] = kinds.get(kind, 0) + 1
     tally = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))[:4])
     moments = " / ".join(_striking(h.rows, 2))
-    return _clip(f"{clock(first)} to {clock(last)[-5:]}: {len(h.rows)} moments ({tally}). Most striking: {moments}", 480)
+    return _clip(f"{sim_clock(first)} to {time_of_day(last)}: {len(h.rows)} moments ({tally}). Most striking: {moments}", 480)
 
 
 def era(rng: random.Random, h: RowsHints) -> str:
@@ -40,7 +40,7 @@ def era(rng: random.Random, h: RowsHints) -> str:
         return "An era of nothing."
     first, last = h.rows[0][0], h.rows[-1][0]
     parts = [_clip(r[3].split(". Most striking: ")[-1], 400 // max(len(h.rows), 1)) for r in h.rows]
-    return _clip(f"The era up to {clock(last)} (from {clock(first)}): " + " | ".join(parts), 520)
+    return _clip(f"The era up to {sim_clock(last)} (from {sim_clock(first)}): " + " | ".join(parts), 520)
 
 
 def dream(rng: random.Random, h: RowsHints) -> str:

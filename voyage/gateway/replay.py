@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict, deque
 
-from voyage.engine.schedule import TICKS_PER_DAY
+from world.time import TICKS_PER_DAY
 from voyage.gateway.base import Gateway, ModelAnswer, ModelRequest
 
 

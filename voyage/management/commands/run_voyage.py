@@ -8,8 +8,8 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from voyage.engine.runner import Stopwatch, advance, create_run, run_summary
-from voyage.engine.schedule import TICKS_PER_DAY
 from voyage.management.fork_options import add_fork_options, fork_from_options
+from world.time import TICKS_PER_DAY
 from voyage.management.model_options import (add_model_options, budget_from_options, profile_from_options,
                                              replay_fields, replay_source)
 from voyage.gateway.openai_client import GatewayConfigError

@@ -1,15 +1,7 @@
-"""Pure tests for voyage.engine.schedule: the nine steps of a tick and the simulated clock."""
+"""Pure tests for world.time: the nine steps of a tick and the simulated clock."""
 import pytest
 
-from voyage.engine.schedule import (
-    DEFAULT_REFLECTION_TICKS,
-    busy_ticks,
-    clock,
-    day_of,
-    is_overnight,
-    next_dawn,
-    plan_tick,
-)
+from world.time import DEFAULT_REFLECTION_TICKS, busy_ticks, day_of, is_overnight, next_dawn, plan_tick, sim_clock
 
 FLAGS = ("spouse_collision", "scheduled_reflection", "wind_down", "nightfall", "digest", "bulletin")
 
@@ -107,7 +99,7 @@ def test_digest_every_ten_new_ticks():
     ],
 )
 def test_clock(tick, text):
-    assert clock(tick) == text
+    assert sim_clock(tick) == text
 
 
 def test_day_of():

@@ -1,0 +1,38 @@
+"""Who an agent knows itself to be, gated by its rung: the text that opens every prompt it is given,
+whether the tick builds it (from the run's world in memory) or a memory job does (from the database).
+Soul entries always come with it: they are never compacted."""
+from __future__ import annotations
+
+from world.models import AgentState, SoulEntry
+from world.rules.ladder import rung_spec
+
+
+def identity_text(agent: AgentState, world=None) -> str:
+    """`world` is the tick's RunWorld when there is one; a job passes none and the scenario, its rungs
+    and the soul entries are read from the database (load the agent with `agent_for_job`)."""
+    if world is not None:
+        rungs, premise, soul = world.rungs, world.scenario.premise, world.soul.get(agent.persona_id, [])
+    else:
+        scenario = agent.run.scenario
+        rungs, premise = scenario.rung_specs(), scenario.premise
+        soul = list(SoulEntry.objects.filter(persona_id=agent.persona_id).values_list("text", flat=True))
+    persona, rung = agent.persona, agent.rung
+    spec = rung_spec(rungs, rung)
+    parts = [f"Your state of mind — rung {spec.level}, {spec.name}: {spec.reveals}"]
+    if rung >= 1:
+        parts.append(f"You are {persona.display_name}.")
+        parts.append(premise)
+    else:
+        parts.append("You do not know who you are, where you are, or when this is.")
+    if rung >= 2:
+        parts.append(f"Your life on paper: {persona.history}")
+        parts.append(f"What you fear: {persona.fear}")
+        parts.append(f"Your secret: {persona.secret}")
+    if soul:
+        parts.append("What you hold true, whatever else you forget:\n" + "\n".join(f"- {s}" for s in soul))
+    return "\n\n".join(parts)
+
+
+def agent_for_job(agent_id: int) -> AgentState | None:
+    """An agent's state row with what a memory job needs beside it (persona, run, scenario)."""
+    return AgentState.objects.select_related("persona", "run__scenario").filter(pk=agent_id).first()
