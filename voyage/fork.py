@@ -16,51 +16,52 @@ from django.db import transaction
 
 from voyage.engine.runner import advance, create_run
 from voyage.models import ModelProfile, Run
-
-# What a fork may change once it goes live (the rest of a run's settings are the source's).
-PARAMETERS = ("hot_memory_limit", "compaction_memory_count", "compaction_soft_chars", "compaction_hard_chars",
-              "reflection_ticks", "reflection_cooldown", "importance_threshold", "attrition_threshold",
-              "fatigue_warning", "fatigue_limit", "malformed_rate", "budget_tokens", "budget_cost")
+from voyage.runconfig import PARAMETERS, check_config, run_config
 
 
 class ForkError(ValueError):
-    """The fork cannot be made as asked; the message says why."""
+    """The fork cannot be made as asked; the message says why (field by field)."""
 
 
-def check_parameters(params: dict) -> dict:
-    unknown = sorted(set(params) - set(PARAMETERS))
-    if unknown:
-        raise ForkError(f"unknown parameter(s) {', '.join(unknown)}; a fork can change {', '.join(PARAMETERS)}")
-    out = {}
-    for name, value in params.items():
-        field = Run._meta.get_field(name)
-        try:
-            out[name] = field.clean(value, None) if value is not None else None
-        except ValidationError as exc:
-            raise ForkError(f"{name}: {'; '.join(exc.messages)}") from None
-    return out
+def message(exc: ValidationError) -> str:
+    return "; ".join(f"{field}: {' '.join(msgs)}" for field, msgs in exc.message_dict.items())
 
 
-def fork(source: Run, at_tick: int, *, seed: int | None = None, profile: ModelProfile | None = None,
+def fork(source: Run, at_tick: int, *, seed: int | None = None, profile: ModelProfile | str | None = None,
          target_ticks: int | None = None, params: dict | None = None, name: str = "") -> Run:
+    """The fork, replayed to `at_tick` and paused there (finished if its length is `at_tick`).
+    Unset settings are the source's; the live ones are checked as the admin checks a run's."""
     if not 0 < at_tick <= source.tick:
         raise ForkError(f"run {source.pk} has {source.tick} committed ticks: fork it at a tick from 1 to {source.tick}")
-    target = source.target_ticks if target_ticks is None else target_ticks
-    if target < at_tick:
-        raise ForkError(f"the fork's length ({target} ticks) is shorter than its fork tick {at_tick}")
-    live = check_parameters(params or {})
-    from voyage.management.model_options import replay_fields
+    config = run_config(source)
+    live = {**{k: config[k] for k in ("scenario", "cast", "schedule", *PARAMETERS)},
+            "seed": source.seed if seed is None else seed,
+            "profile": source.profile if profile is None else profile,
+            "ticks": source.target_ticks if target_ticks is None else target_ticks,
+            **(params or {})}
+    try:
+        check_config(**live)
+    except (ValidationError, TypeError) as exc:
+        raise ForkError(message(exc) if isinstance(exc, ValidationError) else str(exc)) from None
+    if live["ticks"] < at_tick:
+        raise ForkError(f"ticks: the fork's length ({live['ticks']} ticks) is shorter than its fork tick {at_tick}")
 
-    fields = {**replay_fields(source), "name": name or f"fork of run {source.pk} at tick {at_tick}"}
-    run = create_run(target_ticks=at_tick, forked_from=source, fork_tick=at_tick, **fields)
+    personas = list(source.scenario.personas.filter(key__in=config["cast"]))
+    replayed = {k: getattr(source, k) for k in ("seed", "schedule", *PARAMETERS)}
+    replayed.update(budget_tokens=None, budget_cost=None)  # recorded tokens are not spent again
+    run = create_run(source.scenario, personas=personas, target_ticks=at_tick, replay_of=source, forked_from=source,
+                     fork_tick=at_tick, name=name or f"fork of run {source.pk} at tick {at_tick}", **replayed)
     Run.objects.filter(pk=run.pk).update(state=Run.RUNNING)
     try:
         advance(run, at_tick)
     except BaseException as exc:
         Run.objects.filter(pk=run.pk).update(state=Run.FAILED, error=f"replaying the fork: {type(exc).__name__}: {exc}")
         raise
-    return go_live(run, seed=source.seed if seed is None else seed,
-                   profile=source.profile if profile is None else profile, target_ticks=target, **live)
+    profile_row = live["profile"]
+    if isinstance(profile_row, str):
+        profile_row = ModelProfile.objects.get(name=profile_row)
+    return go_live(run, seed=live["seed"], profile=profile_row, target_ticks=live["ticks"],
+                   **{k: live[k] for k in PARAMETERS})
 
 
 def go_live(run: Run, **changes) -> Run:

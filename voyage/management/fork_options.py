@@ -6,7 +6,8 @@ import json
 
 from django.core.management.base import CommandError
 
-from voyage.fork import PARAMETERS, ForkError, fork
+from voyage.fork import ForkError, fork
+from voyage.runconfig import PARAMETERS
 from voyage.management.model_options import budget_from_options, profile_from_options
 from voyage.models import Run
 
