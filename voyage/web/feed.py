@@ -1,0 +1,108 @@
+"""The live event feed's items: event-log rows and the model calls that went wrong (an error after
+every retry, or a call that needed retries), in the one shape the page and the websocket share.
+
+Events come in `seq` order, calls in id order; both are committed with their tick, so reading them
+is never ahead of a commit. An item's `what` is display text that may hold model output: the page
+escapes it and the JavaScript inserts it with textContent.
+"""
+from __future__ import annotations
+
+from django.db.models import Q
+
+from world.time import sim_clock
+from voyage.models import Event, LLMCall
+
+EVENT_FIELDS = ("seq", "tick", "kind", "text", "data", "actor__persona__key", "actor__persona__display_name",
+                "room__key", "room__name")
+CALL_FIELDS = ("id", "tick", "purpose", "answered", "error", "attempts", "agent__persona__key",
+               "agent__persona__display_name")
+MODEL_ERROR, MODEL_RETRY = "model_error", "model_retry"
+CALL_KINDS = (MODEL_ERROR, MODEL_RETRY)
+TROUBLE = Q(answered=False) | Q(attempts__gt=1)  # the calls the feed shows
+
+
+def describe_event(kind: str, text: str, data: dict, actor: str) -> str:
+    """One line saying what happened, as staff read it (every word, every monologue is theirs)."""
+    if kind == "communicate":
+        to = f" to {data['target']}" if data.get("target") else ""
+        return f'{actor} ({data.get("volume", "normal")}{to}): "{text}"'
+    if kind == "wake":
+        return f"{actor} wakes"
+    if kind == "sleep":
+        until = data.get("until")
+        return f"{actor} falls asleep" + (f" until {sim_clock(until)}" if until is not None else "")
+    if kind == "action_fail":
+        return f"ACTION_FAIL {actor}: {text}"
+    if kind == "reflection":
+        return f"{actor} reflects ({text})"
+    if kind == "spouse_collision":
+        return f"{', '.join(data.get('agents', []))}: {text}"
+    return text
+
+
+def event_item(row: dict) -> dict:
+    actor = row["actor__persona__display_name"] or ""
+    return {
+        "seq": row["seq"], "tick": row["tick"], "clock": sim_clock(row["tick"]), "kind": row["kind"],
+        "agent": row["actor__persona__key"] or "", "agent_name": actor,
+        "room": row["room__key"] or "", "room_name": row["room__name"] or "",
+        "what": describe_event(row["kind"], row["text"], row["data"] or {}, actor or "—"),
+    }
+
+
+def call_item(row: dict) -> dict:
+    who = row["agent__persona__display_name"] or "the ship"
+    if not row["answered"]:
+        kind, what = MODEL_ERROR, (f"{row['purpose']} call for {who}: no answer after {row['attempts']} "
+                                   f"attempt(s): {row['error']}")
+    else:
+        kind, what = MODEL_RETRY, f"{row['purpose']} call for {who} needed {row['attempts']} attempts"
+    return {"call": row["id"], "tick": row["tick"], "clock": sim_clock(row["tick"]), "kind": kind,
+            "agent": row["agent__persona__key"] or "", "agent_name": row["agent__persona__display_name"] or "",
+            "room": "", "room_name": "", "what": what}
+
+
+def merged(events: list[dict], calls: list[dict]) -> list[dict]:
+    """Events and calls in one stream by tick; within a tick, the events first (calls have no seq)."""
+    return sorted(events + calls, key=lambda i: (i["tick"], 0 if "seq" in i else 1, i.get("seq", i.get("call"))))
+
+
+def marks(run_id: int) -> tuple[int, int]:
+    """(last event seq, last call id) of a run: where a live page starts listening."""
+    seq = Event.objects.filter(run_id=run_id).order_by("-seq").values_list("seq", flat=True).first()
+    call = LLMCall.objects.filter(run_id=run_id).order_by("-id").values_list("id", flat=True).first()
+    return (-1 if seq is None else seq), (call or 0)
+
+
+def items_after(run_id: int, after_seq: int, after_call: int, limit: int = 500) -> tuple[list[dict], int, int]:
+    """Feed items newer than the marks, oldest first, at most `limit` events (and the calls of the
+    ticks those cover); returns (items, new last seq, new last call id)."""
+    events = list(Event.objects.filter(run_id=run_id, seq__gt=after_seq).order_by("seq").values(*EVENT_FIELDS)[:limit])
+    calls = LLMCall.objects.filter(TROUBLE, run_id=run_id, id__gt=after_call).order_by("id")
+    if events:  # only the calls of the ticks these events cover: the rest come with their own events
+        calls = calls.filter(tick__lte=events[-1]["tick"])
+    calls = list(calls.values(*CALL_FIELDS))
+    last_seq = events[-1]["seq"] if events else after_seq
+    last_call = calls[-1]["id"] if calls else after_call
+    return merged([event_item(e) for e in events], [call_item(c) for c in calls]), last_seq, last_call
+
+
+def recent_items(run_id: int, *, kind: str = "", room: str = "", agent: str = "", limit: int = 200) -> list[dict]:
+    """The newest `limit` items matching the filters, oldest first (the page's initial feed)."""
+    events = Event.objects.filter(run_id=run_id)
+    calls = LLMCall.objects.filter(TROUBLE, run_id=run_id)
+    if kind in CALL_KINDS:
+        events = events.none()
+        calls = calls.filter(answered=False) if kind == MODEL_ERROR else calls.filter(answered=True)
+    elif kind:
+        events, calls = events.filter(kind=kind), calls.none()
+    if room:
+        events, calls = events.filter(room__key=room), calls.none()
+    if agent:
+        events, calls = events.filter(actor__persona__key=agent), calls.filter(agent__persona__key=agent)
+    newest_events = list(events.order_by("-seq").values(*EVENT_FIELDS)[:limit])
+    newest_calls = list(calls.order_by("-id").values(*CALL_FIELDS)[:limit])
+    items = merged([event_item(e) for e in newest_events], [call_item(c) for c in newest_calls])
+    return items[-limit:]
+
+
