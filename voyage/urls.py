@@ -8,3 +8,8 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("voyage.web.urls")),
 ]
+
+# The API (voyage/api): /api/, schema at /api/openapi.json, docs at /api/docs.
+from voyage.api.site import api  # noqa: E402
+
+urlpatterns.insert(0, path("api/", api.urls))

@@ -15,6 +15,7 @@ People and rooms are named by key (persona key, room key), as in the scenario fi
 from __future__ import annotations
 
 import csv
+import io
 import json
 from pathlib import Path
 from typing import IO, Callable, Iterator
@@ -123,12 +124,24 @@ def cell(value):
     return value
 
 
-def write_table(run, name: str, out: IO[str]) -> None:
+def csv_chunks(run, name: str, rows_per_chunk: int = 1000) -> Iterator[str]:
+    """The table as CSV text, a chunk at a time (a file, or a streamed download)."""
     columns, rows = TABLES[name]
-    writer = csv.writer(out, lineterminator="\n")
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(columns)
-    for row in rows(run):
+    for n, row in enumerate(rows(run), start=1):
         writer.writerow([cell(v) for v in row])
+        if n % rows_per_chunk == 0:
+            yield buffer.getvalue()
+            buffer.seek(0)
+            buffer.truncate()
+    yield buffer.getvalue()
+
+
+def write_table(run, name: str, out: IO[str]) -> None:
+    for chunk in csv_chunks(run, name):
+        out.write(chunk)
 
 
 def write_tables(run, directory: Path) -> list[Path]:
