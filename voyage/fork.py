@@ -58,8 +58,8 @@ def fork(source: Run, at_tick: int, *, seed: int | None = None, profile: ModelPr
         Run.objects.filter(pk=run.pk).update(state=Run.FAILED, error=f"replaying the fork: {type(exc).__name__}: {exc}")
         raise
     profile_row = live["profile"]
-    if isinstance(profile_row, str):
-        profile_row = ModelProfile.objects.get(name=profile_row)
+    if isinstance(profile_row, str):  # a name check_config has found ("" is the offline policy)
+        profile_row = ModelProfile.objects.get(name=profile_row) if profile_row else None
     return go_live(run, seed=live["seed"], profile=profile_row, target_ticks=live["ticks"],
                    **{k: live[k] for k in PARAMETERS})
 

@@ -18,7 +18,7 @@ class Invalid(Schema):
 
 def errors(*extra: int) -> dict:
     """The error responses every operation can give, plus `extra` (409: the run's state forbids it)."""
-    out = {401: Error, 403: Error, 404: Error, 422: Invalid}
+    out = {400: Error, 401: Error, 403: Error, 404: Error, 422: Invalid}
     for status in extra:
         out[status] = Error
     return out

@@ -7,6 +7,7 @@ from typing import Any, Literal, Optional
 from uuid import UUID
 
 from ninja import Field, Schema
+from pydantic import ConfigDict
 
 MAX_ID = 2**53  # ids and cursors: well inside every database's integer range
 MAX_TICKS = 10_000_000
@@ -45,7 +46,13 @@ class RunPage(Page):
     items: list[RunOut]
 
 
-class Parameters(Schema):
+class Body(Schema):
+    """A request body: JSON types as the schema says them (no "5" for 5, no 5.0 for an integer)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class Parameters(Body):
     malformed_rate: Optional[float] = Field(None, ge=0, le=1)
     hot_memory_limit: Optional[int] = Field(None, ge=0, le=100_000)
     compaction_memory_count: Optional[int] = Field(None, ge=0, le=10_000_000)
@@ -61,7 +68,7 @@ class Parameters(Schema):
     budget_cost: Optional[float] = Field(None, gt=0, le=10**7)
 
 
-class RunIn(Schema):
+class RunIn(Body):
     scenario: str = Field("1912", max_length=50, description="the scenario's slug")
     cast: Optional[list[str]] = Field(None, description="persona keys; null: every persona of the scenario")
     profile: Optional[str] = Field(None, max_length=80, description="a model profile's name; null: offline")
@@ -73,11 +80,11 @@ class RunIn(Schema):
     parameters: Parameters = Field(default_factory=Parameters)
 
 
-class CloneIn(Schema):
+class CloneIn(Body):
     seed: Optional[int] = Field(None, ge=-(2**62), le=2**62, description="another seed; null: the same")
 
 
-class ForkIn(Schema):
+class ForkIn(Body):
     at_tick: int = Field(ge=1, le=MAX_TICKS, description="replay the source's first at_tick ticks")
     seed: Optional[int] = Field(None, ge=-(2**62), le=2**62)
     profile: Optional[str] = Field(None, max_length=80)
