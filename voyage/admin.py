@@ -242,3 +242,5 @@ class LLMCallAdmin(ReadOnlyAdmin):
         from voyage.gateway.prompts import prompt_text
 
         return format_html('<pre style="white-space: pre-wrap">{}</pre>', prompt_text(obj.prompt))
+
+from voyage import admin_tokens  # noqa: E402,F401  (API tokens: voyage/admin_tokens.py)

@@ -125,3 +125,6 @@ LOGOUT_REDIRECT_URL = "login"
 VOYAGE_FEED_POLL_MS = env_int("VOYAGE_FEED_POLL_MS", 200)  # how often a web process looks for new events
 if VOYAGE_FEED_POLL_MS < 1:
     raise ImproperlyConfigured("VOYAGE_FEED_POLL_MS must be at least 1 (milliseconds).")
+
+# Run fixtures (voyage/export): JSON Lines whose loading looks each natural key up once per file.
+SERIALIZATION_MODULES = {"jsonl": "voyage.export.jsonl"}

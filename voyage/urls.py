@@ -9,3 +9,8 @@ urlpatterns = [
     path("", include("voyage.web.urls")),
     path("studies/", include("voyage.studies.urls")),
 ]
+
+# The API (voyage/api): /api/, schema at /api/openapi.json, docs at /api/docs.
+from voyage.api.site import api  # noqa: E402
+
+urlpatterns.insert(0, path("api/", api.urls))
