@@ -26,3 +26,7 @@ api = NinjaAPI(title="Voyage API", version="1", auth=AUTH, urls_namespace="api",
 api.add_router("", runs.router)
 api.add_router("", agents.router)
 api.add_router("", events.router)
+
+from voyage.studies.api import router as studies_router  # noqa: E402  (studies: voyage/studies/api.py)
+
+api.add_router("", studies_router)
