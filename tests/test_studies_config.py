@@ -140,3 +140,8 @@ def test_a_run_paused_by_hand_keeps_its_study_running():
     Run.objects.filter(pk=ids[0]).update(state=Run.FINISHED, tick=5)
     scheduler.start_next(study.pk)
     assert Study.objects.get(pk=study.pk).state == Study.FINISHED
+
+
+def test_a_long_study_name_still_names_its_runs():
+    study = create_study(plan(name="n" * 120))
+    assert all(len(m.run.name) == 120 and m.run.name.startswith("n" * 100) for m in study.members.select_related("run"))

@@ -75,8 +75,8 @@ def create_study(plan: StudyPlan) -> Study:
             for position, cell in enumerate(cells):
                 label = f"{cell_label(cell.values)}, seed={cell.seed}"
                 try:
-                    run = configure_run(scenario, ticks=plan.target_ticks, name=f"{name} #{position + 1}: {label}",
-                                        **_run_fields({**base, **cell.as_dict()}))
+                    run = configure_run(scenario, ticks=plan.target_ticks, **_run_fields({**base, **cell.as_dict()}),
+                                        name=f"{name} #{position + 1}: {label}"[:Run._meta.get_field("name").max_length])
                 except ValidationError as exc:
                     problems = "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
                     raise StudyError(f"run {label}: {problems}") from None
