@@ -2,24 +2,9 @@
 remember, filtered by run, agent, kind, day or tick and searched by text; nobody edits it."""
 from django.contrib import admin
 
-from memories.admin_filters import inspection_filters
-from memories.models import DiaryEntry, Dream, Memory, MemorySummary, TrustEntry, TrustHistory
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """No add, change or delete for anyone: the POST is refused (403) and the row stays as it was."""
-
-    list_per_page = 50
-    show_full_result_count = False  # counting a long stream on every page is slow
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+from memories.admin_filters import inspection_filters, run_filter
+from memories.models import DiaryEntry, Dream, Memory, MemorySummary, PendingMemoryJob, TrustEntry, TrustHistory
+from world.admin_readonly import ReadOnlyAdmin
 
 
 @admin.register(Memory)
@@ -82,3 +67,11 @@ class DiaryEntryAdmin(ReadOnlyAdmin):
     list_filter = (*inspection_filters(), "mood")
     list_select_related = ("agent__persona", "location")
     search_fields = ("text", "mood")
+
+
+@admin.register(PendingMemoryJob)
+class PendingMemoryJobAdmin(ReadOnlyAdmin):
+    """Compaction and dream jobs queued for the memory worker and not yet done."""
+
+    list_display = ("name", "run", "queued_at")
+    list_filter = (run_filter(),)

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
-from memories.calls import call_row
+from memories.identity import agent_for_job, identity_text
+from memories.jobs import compaction_job
 from memories.models import Memory, MemorySummary
 from memories.thresholds import HARD, SOFT, batches, compaction_due, fold_count, should_queue
-from memories.identity import agent_for_job, identity_text
 from memories.writing import FOLD_ERA, SUMMARISE, messages, row_line, subject_of
 from voyage.gateway.base import COMPACTION, ERA, ModelRequest
 from voyage.gateway.factory import gateway_for
 from voyage.gateway.hints import RowsHints
+from voyage.gateway.record import call_record
 from voyage.models import LLMCall
 from world.models import AgentState
 
@@ -49,11 +50,11 @@ def compact(agent_id: int, *, gateway=None, tick: int | None = None) -> list[Mem
                 hints=RowsHints(rows=tuple(r[1:] for r in batch), subject=subject_of(agent)))
             answer = gateway.complete(request)
             if answer.failed:
-                call_row(run.pk, request, answer, LLMCall.ERROR).save()
+                call_record(run.pk, request, answer, LLMCall.ERROR).save()
                 break
             summary = _save(MemorySummary(run=run, agent=agent, level=0, first_row=batch[0][0], last_row=batch[-1][0],
                                           row_count=len(batch), tick=batch[-1][1], text=answer.text.strip()[:SUMMARY_CHARS]),
-                            call_row(run.pk, request, answer, LLMCall.OK))
+                            call_record(run.pk, request, answer, LLMCall.OK))
             if summary is None:  # another worker summarised these rows first
                 break
             written.append(summary)
@@ -80,13 +81,13 @@ def fold_eras(agent: AgentState, gateway, identity: str, tick: int | None = None
             hints=RowsHints(rows=tuple((s.tick, "summary", 0, s.text) for s in group), subject=subject_of(agent)))
         answer = gateway.complete(request)
         if answer.failed:
-            call_row(agent.run_id, request, answer, LLMCall.ERROR).save()
+            call_record(agent.run_id, request, answer, LLMCall.ERROR).save()
             break
         era = MemorySummary(run_id=agent.run_id, agent=agent, level=max(s.level for s in group) + 1,
                             first_row=group[0].first_row, last_row=group[-1].last_row,
                             row_count=sum(s.row_count for s in group), tick=group[-1].tick,
                             text=answer.text.strip()[:SUMMARY_CHARS])
-        saved = _save(era, call_row(agent.run_id, request, answer, LLMCall.OK), fold=group)
+        saved = _save(era, call_record(agent.run_id, request, answer, LLMCall.OK), fold=group)
         if saved is None:
             break
         eras.append(saved)
@@ -115,10 +116,8 @@ def _save(summary: MemorySummary, call: LLMCall, fold=()) -> MemorySummary | Non
 
 # --- the check before each action call ------------------------------------------------------
 def check_before_action(world, w, agent, gateway) -> str | None:
-    """Spec section 7: soft thresholds queue a job (after this tick commits) and the tick goes on;
-    the hard threshold compacts now, before the call, from the committed rows."""
-    from memories.jobs import queue
-
+    """Spec section 7: soft thresholds ask for a job (done once this tick commits) and the tick goes
+    on; the hard threshold compacts now, before the call, from the committed rows."""
     run = world.run
     memory = world.memory
     load = memory.load[agent.id]
@@ -141,7 +140,7 @@ def check_before_action(world, w, agent, gateway) -> str | None:
         if compaction_due(*load.older(len(hot), _chars(hot)), **limits) is None:
             return None
     load.queued_at = load.count
-    w.after_commit.append(lambda args=(run.pk, agent.id, w.tick): queue("compact_agent", *args))
+    w.memory_jobs.append(compaction_job(run.pk, agent.id, w.tick))
     return SOFT
 
 

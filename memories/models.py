@@ -102,6 +102,10 @@ class TrustEntry(models.Model):
     updated_tick = models.IntegerField()
     # The tick of the last trust call about this pair: entries touched since are "dealt with".
     assessed_tick = models.IntegerField(default=-1)
+    # Whether the agent has met the other while its rung knew people's names. Meetings before that
+    # stay as perceived, with "someone (unknown)": until a meeting knowing names the entry is never
+    # shown by name (no trust call, no label beside the name, not in a dream).
+    known_by_name = models.BooleanField(default=False)
 
     objects = TrustEntryManager()
 
@@ -177,3 +181,15 @@ class DiaryEntry(models.Model):
 
     def __str__(self):
         return f"{self.date} ({self.mood}): {self.text[:60]}"
+
+
+class PendingMemoryJob(models.Model):
+    """A memory job (compaction, dreams) queued for the memory cluster and not yet done: what
+    `voyage_status` and run_voyage's `jobs_pending` count. The job deletes its row when it finishes."""
+
+    run = models.ForeignKey("voyage.Run", on_delete=models.CASCADE, related_name="+")
+    name = models.CharField(max_length=100, unique=True)  # the django-q2 task name
+    queued_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "memory_jobs_pending"

@@ -6,10 +6,9 @@ from collections import Counter
 
 from memories import reflection, trust
 from memories.compaction import check_before_action
-from memories.context import action_messages, cues_for, writing_messages
+from memories.context import action_messages, cues_for, recalled_ids, writing_messages
 from memories.diary import rows_of_day, write_diaries
-from voyage.engine.resolve import fall_asleep, hop, resolve_action
-from world.time import TICKS_PER_DAY, next_dawn, sim_clock
+from voyage.engine.resolve import approach, fall_asleep, hop, resolve_action
 from voyage.engine.world import RunWorld
 from voyage.engine.writer import TickWriter
 from voyage.gateway.base import ACTION, BULLETIN, REFLECTION, Gateway, ModelRequest
@@ -17,6 +16,8 @@ from voyage.gateway.hints import ActionHints, TextHints
 from voyage.models import Event, LLMCall
 from world.models import AgentState
 from world.rules.actions import ActionFail, parse_action
+from world.rules.ladder import OWN_NAME, SETTING
+from world.time import TICKS_PER_DAY, next_dawn, sim_clock
 
 digest_log = logging.getLogger("voyage.digest")
 
@@ -32,7 +33,8 @@ BULLETIN_BRIEF = (
 
 # --- 1. spouse collision -------------------------------------------------------------------
 def spouse_collision(world: RunWorld, w: TickWriter) -> None:
-    """Agents sharing a home_node meet: a mutual-presence memory and a forced interaction."""
+    """Agents sharing a home_node meet: a mutual-presence memory, then a forced interaction — each
+    approaches each of the others, who sees it (an `interact` event apiece)."""
     homes: dict[int, list[AgentState]] = {}
     for a in world.living():
         homes.setdefault(a.persona.home_node_id, []).append(a)
@@ -43,14 +45,20 @@ def spouse_collision(world: RunWorld, w: TickWriter) -> None:
         for a in group:
             others = [o for o in group if o.id != a.id]
             names = ", ".join(world.seen_as(a, o) for o in others)
-            spouse = [o for o in others if o.persona_id == a.persona.spouse_id]
+            spouse = any(o.persona_id == a.persona.spouse_id for o in others)
             bond = "you feel, past all reason, that you belong together" if spouse else "you share this cabin"
             w.remember(a, "presence", f"You are not alone: {names} is here beside you, and {bond}. "
                                       f"You reach for them and search their face for a name.")
-            for o in others:
-                w.met(a, o, label="spouse" if o in spouse else "cabin-mate")
         w.event("spouse_collision", room_id=home_id, text="they wake together",
                 data={"agents": [a.persona.key for a in group]})
+        for a in group:
+            for o in group:
+                if o is not a:
+                    approach(world, w, a, o, labels=(bond_label(a, o), bond_label(o, a)), forced="spouse collision")
+
+
+def bond_label(agent: AgentState, other: AgentState) -> str:
+    return "spouse" if other.persona_id == agent.persona.spouse_id else "cabin-mate"
 
 
 # --- 2. agent actions ----------------------------------------------------------------------
@@ -61,7 +69,7 @@ def wake_sleepers(world: RunWorld, w: TickWriter, order: list[int]) -> None:
             a.asleep = False
             a.busy_until_tick = w.tick + 1 if w.tick % TICKS_PER_DAY == 0 else w.tick
             first = w.tick == 0
-            where = world.room_name(a.location_id) if a.rung >= 1 or not first else "a place you do not know"
+            where = world.room_name(a.location_id) if world.knows(a, SETTING) or not first else "a place you do not know"
             text = ("You wake with a start in " + where + ". You cannot remember who you are, or how you came here."
                     if first else f"You wake in the {world.room_name(a.location_id)}.")
             w.remember(a, "sleep", text)
@@ -73,7 +81,7 @@ def _ready(a: AgentState, tick: int) -> bool:
     return a.alive and not a.asleep and a.busy_until_tick <= tick
 
 
-def _travel_or_collapse(world: RunWorld, w: TickWriter, a: AgentState) -> bool:
+def travel_or_collapse(world: RunWorld, w: TickWriter, a: AgentState) -> bool:
     """Moves that need no model call: a walk in progress, or sleep forced by fatigue."""
     if not a.alive or a.asleep:
         return True
@@ -93,13 +101,13 @@ def action_request(world: RunWorld, a: AgentState, tick: int):
     cues = cues_for(world, a, tick)
     hints = ActionHints(
         situation=situation,
-        display_name=a.persona.display_name if a.rung >= 1 else None,
-        home_name=world.room_name(a.persona.home_node_id),
+        display_name=a.persona.display_name if world.knows(a, OWN_NAME) else None,
+        home_name=world.room_name(a.persona.home_node_id) if world.knows(a, SETTING) else None,
         cues=cues,
     )
     messages = action_messages(world, a, situation, tick, cues)
     return situation, ModelRequest(purpose=ACTION, messages=messages, tick=tick, agent_id=a.id,
-                                   agent_key=a.persona.key, hints=hints)
+                                   agent_key=a.persona.key, hints=hints, recalled=recalled_ids(world, a))
 
 
 def settle(world: RunWorld, w: TickWriter, a: AgentState, situation, request, answer) -> None:
@@ -116,7 +124,7 @@ def act_sequentially(world: RunWorld, w: TickWriter, gateway: Gateway, order: li
     """The seed's schedule: one after another; later agents perceive what earlier ones did."""
     for aid in order:
         a = world.agents[aid]
-        if _travel_or_collapse(world, w, a):
+        if travel_or_collapse(world, w, a):
             continue
         check_before_action(world, w, a, gateway)  # compaction: soft queues a job, hard compacts now
         situation, request = action_request(world, a, w.tick)
@@ -124,26 +132,29 @@ def act_sequentially(world: RunWorld, w: TickWriter, gateway: Gateway, order: li
 
 
 def act_simultaneously(world: RunWorld, w: TickWriter, gateway: Gateway, order: list[int]) -> None:
-    """Everyone decides on the same tick-start snapshot; calls run concurrently; actions then resolve
-    in the seeded order (a target that has gone by then is an ACTION_FAIL)."""
+    """Everyone decides on the same tick-start snapshot; actions then resolve in the seeded order (a
+    target that has gone by then is an ACTION_FAIL). Each call starts as soon as its prompt is built,
+    in the seeded order, and each answer resolves as soon as those before it have: the tick takes
+    about one call's latency, not the slowest call plus all the prompts and resolutions after it."""
     agents = [world.agents[aid] for aid in order]
     deciding = [a for a in agents if _ready(a, w.tick) and a.destination_id is None
                 and a.fatigue < world.run.fatigue_limit]  # the rest walk on or collapse, as below
     for a in deciding:
         check_before_action(world, w, a, gateway)  # compaction: soft queues a job, hard compacts now
-    asked = {a.id: action_request(world, a, w.tick) for a in deciding}
-    answers = gateway.complete_many([req for _, req in asked.values()]) if asked else []
-    answered = dict(zip(asked, answers))
+    asked = {}
+    for a in deciding:  # every prompt is built before anything resolves: the tick-start snapshot
+        situation, request = action_request(world, a, w.tick)
+        asked[a.id] = (situation, request, gateway.start(request))
     for aid in order:
         a = world.agents[aid]
-        if aid in answered:
-            situation, request = asked[aid]
+        if aid in asked:
+            situation, request, call = asked[aid]
             if a.alive:
-                settle(world, w, a, situation, request, answered[aid])
+                settle(world, w, a, situation, request, call.result())
             else:
-                w.call(request, answered[aid], LLMCall.SKIPPED, "died before the action resolved")
+                w.call(request, call.result(), LLMCall.SKIPPED, "died before the action resolved")
         else:
-            _travel_or_collapse(world, w, a)
+            travel_or_collapse(world, w, a)
 
 
 # --- 3. social attrition -------------------------------------------------------------------
@@ -242,16 +253,21 @@ def night_thoughts(world: RunWorld, w: TickWriter, gateway: Gateway) -> None:
 
 
 # --- 8. digest -----------------------------------------------------------------------------
+NOTABLE = ("rung", "death", "attack", "attrition")
+
+
 def digest(world: RunWorld, w: TickWriter) -> None:
-    """A log summary every 10 ticks: where people are, what was said, what mattered. No writes."""
+    """A log line every 10 ticks: where people are now, and over the ticks since the last digest what
+    was said (how much, and the latest words) and what mattered. No writes."""
+    events, world.since_digest = world.since_digest, []
     if not digest_log.isEnabledFor(logging.INFO):
         return
     crowd = Counter(world.room_name(a.location_id) for a in world.living())
-    said = [e.text for e in w.events if e.kind == "communicate"][-3:]
-    notable = [e.text for e in w.events if e.kind in ("rung", "death", "attack", "attrition")]
-    digest_log.info("%s | run %s | %s | said: %s | %s", sim_clock(w.tick), world.run.pk,
-                    ", ".join(f"{room} {n}" for room, n in crowd.most_common(5)), " / ".join(said) or "-",
-                    "; ".join(notable) or "-")
+    said = [e.text for e in events if e.kind == "communicate"]
+    notable = [e.text for e in events if e.kind in NOTABLE]
+    digest_log.info("%s | run %s | %s | said %d: %s | %s", sim_clock(w.tick), world.run.pk,
+                    ", ".join(f"{room} {n}" for room, n in crowd.most_common(5)), len(said),
+                    " / ".join(said[-3:]) or "-", "; ".join(notable) or "-")
 
 
 # --- 9. daily bulletin ---------------------------------------------------------------------

@@ -6,12 +6,14 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from memories.importance import importance_of
+from memories.jobs import MemoryJob, queue_jobs
 from memories.models import Memory, TrustEntry, TrustHistory
 from voyage.engine.world import HotLine, RunWorld
 from voyage.gateway.base import ModelAnswer, ModelRequest
-from voyage.gateway.prompts import compress_messages
+from voyage.gateway.record import call_record
 from voyage.models import Event, LLMCall, Run
 from world.models import AgentState
+from world.rules.ladder import PEOPLE_NAMES
 
 
 class TickConflict(RuntimeError):
@@ -31,7 +33,7 @@ class TickWriter:
         self.history: list[tuple[TrustEntry, TrustHistory]] = []
         self.dirty: set[int] = set()
         self.others: list = []  # other rows of the tick (diary entries), inserted with it
-        self.after_commit: list = []  # callables run once the tick has committed (queueing memory jobs)
+        self.memory_jobs: list[MemoryJob] = []  # compaction and dreams, done or queued once the tick commits
 
     # --- buffering ------------------------------------------------------------------------
     def remember(self, agent: AgentState, kind: str, text: str, importance: int | None = None, **extra) -> Memory:
@@ -47,19 +49,13 @@ class TickWriter:
 
     def event(self, kind: str, *, actor: AgentState | None = None, room_id: int | None = None, text: str = "",
               data: dict | None = None) -> None:
-        self.events.append(Event(run_id=self.world.run.pk, tick=self.tick, seq=self.world.next_seq(), kind=kind,
-                                 actor=actor, room_id=room_id, text=text, data=data or {}))
+        event = Event(run_id=self.world.run.pk, tick=self.tick, seq=self.world.next_seq(), kind=kind,
+                      actor=actor, room_id=room_id, text=text, data=data or {})
+        self.events.append(event)
+        self.world.since_digest.append(event)
 
     def call(self, request: ModelRequest, answer: ModelAnswer, outcome: str, detail: str = "") -> None:
-        self.calls.append(LLMCall(
-            run_id=self.world.run.pk, agent_id=request.agent_id, tick=request.tick, purpose=request.purpose,
-            prompt_z=compress_messages(request.messages), raw_answer=answer.text or "", outcome=outcome,
-            answered=not answer.failed, error=answer.error,
-            detail=detail or answer.error, prompt_tokens=answer.prompt_tokens,
-            completion_tokens=answer.completion_tokens, reasoning_tokens=answer.reasoning_tokens,
-            cached_tokens=answer.cached_tokens, latency_ms=answer.latency_ms, attempts=answer.attempts,
-            cost=answer.cost,
-        ))
+        self.calls.append(call_record(self.world.run.pk, request, answer, outcome, detail))
 
     def touch(self, agent: AgentState) -> None:
         self.dirty.add(agent.id)
@@ -79,10 +75,14 @@ class TickWriter:
             self.trust_changed[entry.pk] = entry
         entry.interaction_count += 1
         entry.updated_tick = self.tick
+        if self.world.knows(agent, PEOPLE_NAMES):
+            entry.known_by_name = True
         return entry
 
     # --- commit ---------------------------------------------------------------------------
-    def commit(self, new_tick: int) -> None:
+    def commit(self, new_tick: int, memory=queue_jobs) -> None:
+        """Insert the tick's rows with the run's new tick counter, then hand its memory jobs to `memory`
+        (queued on the memory cluster unless the caller does them itself)."""
         run = self.world.run
         with transaction.atomic():
             advanced = Run.objects.filter(pk=run.pk, tick=self.start_tick).update(tick=new_tick, heartbeat_at=timezone.now())
@@ -104,8 +104,8 @@ class TickWriter:
             if self.dirty:
                 update_rows(AgentState, [self.world.agents[i] for i in sorted(self.dirty)], AGENT_FIELDS)
         run.tick = new_tick
-        for job in self.after_commit:
-            job()
+        if self.memory_jobs:
+            memory(self.memory_jobs)
 
 
 def resolve_evidence(rows: list[Memory]) -> None:
@@ -122,7 +122,8 @@ AGENT_FIELDS = [
     "attrition", "fatigue", "importance_accumulator", "last_reflection_tick", "reflection_pending",
     "slept_since_tick",
 ]
-TRUST_FIELDS = ["interaction_count", "updated_tick", "score", "label", "emotional_tone", "rationale", "assessed_tick"]
+TRUST_FIELDS = ["interaction_count", "updated_tick", "score", "label", "emotional_tone", "rationale", "assessed_tick",
+                "known_by_name"]
 
 
 def update_rows(model, objects, field_names) -> None:
