@@ -4,22 +4,7 @@ from django.contrib import admin
 
 from memories.admin_filters import inspection_filters
 from memories.models import DiaryEntry, Dream, Memory, MemorySummary, TrustEntry, TrustHistory
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """No add, change or delete for anyone: the POST is refused (403) and the row stays as it was."""
-
-    list_per_page = 50
-    show_full_result_count = False  # counting a long stream on every page is slow
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+from world.admin_readonly import ReadOnlyAdmin
 
 
 @admin.register(Memory)

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
-from memories.calls import call_row
+from memories.identity import agent_for_job, identity_text
 from memories.models import Memory, MemorySummary
 from memories.thresholds import HARD, SOFT, batches, compaction_due, fold_count, should_queue
-from memories.identity import agent_for_job, identity_text
 from memories.writing import FOLD_ERA, SUMMARISE, messages, row_line, subject_of
 from voyage.gateway.base import COMPACTION, ERA, ModelRequest
 from voyage.gateway.factory import gateway_for
 from voyage.gateway.hints import RowsHints
+from voyage.gateway.record import call_record
 from voyage.models import LLMCall
 from world.models import AgentState
 
@@ -49,11 +49,11 @@ def compact(agent_id: int, *, gateway=None, tick: int | None = None) -> list[Mem
                 hints=RowsHints(rows=tuple(r[1:] for r in batch), subject=subject_of(agent)))
             answer = gateway.complete(request)
             if answer.failed:
-                call_row(run.pk, request, answer, LLMCall.ERROR).save()
+                call_record(run.pk, request, answer, LLMCall.ERROR).save()
                 break
             summary = _save(MemorySummary(run=run, agent=agent, level=0, first_row=batch[0][0], last_row=batch[-1][0],
                                           row_count=len(batch), tick=batch[-1][1], text=answer.text.strip()[:SUMMARY_CHARS]),
-                            call_row(run.pk, request, answer, LLMCall.OK))
+                            call_record(run.pk, request, answer, LLMCall.OK))
             if summary is None:  # another worker summarised these rows first
                 break
             written.append(summary)
@@ -80,13 +80,13 @@ def fold_eras(agent: AgentState, gateway, identity: str, tick: int | None = None
             hints=RowsHints(rows=tuple((s.tick, "summary", 0, s.text) for s in group), subject=subject_of(agent)))
         answer = gateway.complete(request)
         if answer.failed:
-            call_row(agent.run_id, request, answer, LLMCall.ERROR).save()
+            call_record(agent.run_id, request, answer, LLMCall.ERROR).save()
             break
         era = MemorySummary(run_id=agent.run_id, agent=agent, level=max(s.level for s in group) + 1,
                             first_row=group[0].first_row, last_row=group[-1].last_row,
                             row_count=sum(s.row_count for s in group), tick=group[-1].tick,
                             text=answer.text.strip()[:SUMMARY_CHARS])
-        saved = _save(era, call_row(agent.run_id, request, answer, LLMCall.OK), fold=group)
+        saved = _save(era, call_record(agent.run_id, request, answer, LLMCall.OK), fold=group)
         if saved is None:
             break
         eras.append(saved)

@@ -8,15 +8,16 @@ rows. Nothing another agent thought or was not heard saying can enter.
 from __future__ import annotations
 
 from memories.identity import identity_text
-from world.time import TICKS_PER_DAY, WIND_DOWN, part_of_day, sim_clock, time_of_day
 from world.rules.perception import Situation, render_situation
+from world.rules.ladder import ITEM_NAMES, PEOPLE_NAMES, SETTING
 from world.rules.prompt_text import RULES
+from world.time import TICKS_PER_DAY, WIND_DOWN, part_of_day, sim_clock, time_of_day
 
 ANSWER_NOW = "Your turn. Answer with the one JSON object only."
 
 
-def time_text(agent, tick: int) -> str:
-    if agent.rung >= 1:
+def time_text(world, agent, tick: int) -> str:
+    if world.knows(agent, SETTING):
         return f"It is {sim_clock(tick)}."
     return f"It is {part_of_day(tick)}."
 
@@ -62,10 +63,13 @@ def past_text(world, agent) -> str:
 
 
 def recall_terms(situation: Situation) -> list[str]:
-    """What the agent can name around it: the room, and from rung 1 the people and items here."""
+    """What the agent can name around it: the room, and the people and items here once its rung
+    knows their names."""
     terms = [situation.room.name]
-    if situation.rung >= 1:
-        terms += [label for label, _, _ in situation.people] + [label for label, _ in situation.things]
+    if PEOPLE_NAMES in situation.knows:
+        terms += [label for label, _, _ in situation.people]
+    if ITEM_NAMES in situation.knows:
+        terms += [label for label, _ in situation.things]
     return terms
 
 
@@ -114,7 +118,7 @@ def action_messages(world, agent, situation: Situation, tick: int, cues: frozens
     past = past_text(world, agent)
     if past:
         system += "\n\n" + past
-    user = [recalled_text(world, agent, situation, tick), time_text(agent, tick), render_situation(situation)]
+    user = [recalled_text(world, agent, situation, tick), time_text(world, agent, tick), render_situation(situation)]
     user += [CUE_TEXT[c] for c in sorted(cues)]
     user += [hot_window_text(world, agent), ANSWER_NOW]
     return [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(p for p in user if p)}]

@@ -7,11 +7,11 @@ from datetime import timedelta
 from memories.identity import identity_text
 from memories.models import DiaryEntry, Memory
 from memories.writing import DIARY, messages, row_line, subject_of
-from world.time import TICKS_PER_DAY, day_of
 from voyage.gateway.base import DIARY as DIARY_PURPOSE, ModelRequest
 from voyage.gateway.hints import RowsHints
 from voyage.gateway.json_extract import parse_json_object
 from voyage.models import LLMCall
+from world.time import TICKS_PER_DAY, day_of
 
 DAY_ROWS = 800  # a day is ~500 rows per agent; read at most this many of the newest
 DIARY_ROWS = 25
@@ -41,7 +41,7 @@ def write_diaries(world, w, gateway, day_rows: dict) -> list[DiaryEntry]:
         lines = [row_line(r[0], r[3]) for r in picked] + [f"You are in the {where}."]
         request = ModelRequest(purpose=DIARY_PURPOSE, messages=messages(identity_text(a, world), DIARY, lines),
                                tick=w.tick, agent_id=a.id, agent_key=a.persona.key,
-                               hints=RowsHints(rows=tuple(picked), subject=subject_of(a), location=where))
+                               hints=RowsHints(rows=tuple(picked), subject=subject_of(a, world), location=where))
         asked.append((a, request))
     answers = gateway.complete_many([r for _, r in asked]) if asked else []
     written = []

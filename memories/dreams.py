@@ -7,17 +7,18 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
-from memories.calls import call_row
 from memories.identity import agent_for_job, identity_text
 from memories.models import Dream, Memory, TrustEntry
 from memories.writing import DREAM, messages, row_line, subject_of
-from world.time import MINUTES_PER_TICK
 from voyage.gateway.base import DREAM as DREAM_PURPOSE, ModelRequest
 from voyage.gateway.factory import gateway_for
 from voyage.gateway.hints import RowsHints
 from voyage.gateway.json_extract import parse_json_object
+from voyage.gateway.record import call_record
 from voyage.models import LLMCall
 from world.models import Room
+from world.rules.ladder import PEOPLE_NAMES, knows
+from world.time import MINUTES_PER_TICK
 
 MIN_SLEEP_MINUTES = 30
 DREAM_ROWS = 150  # the most recent rows since the last dream a dream reads
@@ -55,8 +56,8 @@ def dream(agent_id: int, tick: int, *, gateway=None) -> Dream | None:
         rooms.update(n for n in names if n in r[4])
     rooms = sorted(rooms)
     people = []
-    if agent.rung >= 1:  # below rung 1 it knows no names, so its ledger means nothing to it
-        entries = (TrustEntry.objects.filter(agent=agent).select_related("other__persona")
+    if knows(run.scenario.rung_specs(), agent.rung, PEOPLE_NAMES):  # without names its ledger means nothing to it
+        entries = (TrustEntry.objects.filter(agent=agent, known_by_name=True).select_related("other__persona")
                    .order_by("-interaction_count", "other_id")[:DREAM_PEOPLE])
         people = [(e.other.persona.display_name, e.label, e.score) for e in entries]
     lines = [row_line(r[1], r[4]) for r in rows]
@@ -75,7 +76,7 @@ def dream(agent_id: int, tick: int, *, gateway=None) -> Dream | None:
         if own_gateway:
             gateway.close()
     if answer.failed:
-        call_row(run.pk, request, answer, LLMCall.ERROR).save()
+        call_record(run.pk, request, answer, LLMCall.ERROR).save()
         return None
     parts = parse_json_object(answer.text) or {}
     text = answer.text.strip()
@@ -87,7 +88,7 @@ def dream(agent_id: int, tick: int, *, gateway=None) -> Dream | None:
     try:
         with transaction.atomic():
             made.save()
-            call_row(run.pk, request, answer, LLMCall.OK).save()
+            call_record(run.pk, request, answer, LLMCall.OK).save()
     except IntegrityError:  # the same sleep, dreamt by another worker first
         return None
     return made

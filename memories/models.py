@@ -102,6 +102,10 @@ class TrustEntry(models.Model):
     updated_tick = models.IntegerField()
     # The tick of the last trust call about this pair: entries touched since are "dealt with".
     assessed_tick = models.IntegerField(default=-1)
+    # Whether the agent has met the other while its rung knew people's names. Meetings before that
+    # stay as perceived, with "someone (unknown)": until a meeting knowing names the entry is never
+    # shown by name (no trust call, no label beside the name, not in a dream).
+    known_by_name = models.BooleanField(default=False)
 
     objects = TrustEntryManager()
 

@@ -53,7 +53,17 @@ def simple_action(messages: list[dict]) -> dict:
     if items and roll % 2:
         names = [n.strip() for n in items.group(1).split(",") if n.strip()]
         return _action("interact", names[roll % len(names)], None, "", "What is this?")
+    people = re.search(r"People here: (.+)\.\n", user)
+    if people and roll % 3 == 0:  # greet someone: a meeting, for the trust ledger
+        names = [person_named(shown) for shown in people.group(1).split("; ")]
+        return _action("communicate", names[roll % len(names)], "normal", "Good day to you.", "Be friendly.")
     return _action("communicate", None, "normal", "Good day to you all.", "Keep talking; seem at ease.")
+
+
+def person_named(shown: str) -> str:
+    """The target name in "Eleanor Vance (spouse), asleep" or "someone (unknown 2)"."""
+    name = shown.removesuffix(", asleep")
+    return name if name.startswith("someone (unknown") else re.sub(r" \([^)]*\)$", "", name)
 
 
 def _action(kind, target, volume, dialogue, thought) -> dict:
@@ -77,8 +87,10 @@ class FakeOpenAI:
     """Start with `with FakeOpenAI(...) as server:`; `server.base_url` is the /v1 URL."""
 
     def __init__(self, latency_ms: float = 0, fault_rate: float = 0.0, faults=ALL_FAULTS, seed: int = 0,
-                 retry_after: str = "0", hang_s: float = 2.0, host: str = "127.0.0.1", port: int = 0):
+                 retry_after: str = "0", hang_s: float = 2.0, host: str = "127.0.0.1", port: int = 0,
+                 fault_for=None):
         self.latency_s = latency_ms / 1000
+        self.fault_for = fault_for  # optional: body -> the fault to inject into that request (or None)
         self.fault_rate = fault_rate
         self.faults = tuple(faults)
         self.retry_after = retry_after
@@ -121,6 +133,8 @@ class FakeOpenAI:
         with self.lock:
             if self.forced:
                 return self.forced.pop(0)
+            if self.fault_for and (fault := self.fault_for(body)):
+                return fault
             if self.rng.random() >= self.fault_rate:
                 return None
             allowed = [f for f in self.faults if f in TRANSPORT_FAULTS or wants_json(body)]

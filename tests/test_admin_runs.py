@@ -82,16 +82,16 @@ def test_actions_report_what_they_did_and_refused(staff, queued, django_capture_
                                 follow=True))
 
     with django_capture_on_commit_callbacks(execute=True):
-        assert "start: run %d." % run.pk in act("start_runs")
+        assert "Started: run %d." % run.pk in act("start_runs")
     assert queued == [(run.pk, 0)]
-    assert "pause: run %d." % run.pk in act("pause_runs")
-    assert any("pause refused" in t and "is paused" in t for t in act("pause_runs"))
-    assert "resume: run %d." % run.pk in act("resume_runs")
+    assert "Paused: run %d." % run.pk in act("pause_runs")
+    assert any("Pause refused" in t and "is paused" in t for t in act("pause_runs"))
+    assert "Resumed: run %d." % run.pk in act("resume_runs")
     messages = act("clone_runs", seed="77")
     clone = Run.objects.exclude(pk=run.pk).get()
     assert clone.seed == 77 and clone.agents.count() == 5 and clone.target_ticks == 40
-    assert any(f"clone of run {run.pk}" in t and "seed 77, 5 agents" in t for t in messages)
-    assert any("replay of run" in t and "nothing to replay" in t for t in act("replay_runs"))
-    assert "stop: run %d." % run.pk in act("stop_runs")
-    assert any("stop refused" in t and "already finished" in t for t in act("stop_runs"))
+    assert any(f"Clone of run {run.pk}" in t and "seed 77, 5 agents" in t for t in messages)
+    assert any("Replay of run" in t and "nothing to replay" in t for t in act("replay_runs"))
+    assert "Stopped: run %d." % run.pk in act("stop_runs")
+    assert any("Stop refused" in t and "already finished" in t for t in act("stop_runs"))
     assert Run.objects.count() == 2

@@ -150,3 +150,44 @@ def test_uploading_a_broken_file_names_the_key_path_and_loads_nothing(staff):
     assert world_rows() == before
     response = staff.post("/admin/world/scenario/upload/", {"file": SimpleUploadedFile("s.yaml", text.encode())})
     assert response.status_code == 302 and Scenario.objects.get(slug="snowed-in").personas.count() == 8
+
+
+def test_a_new_scenario_is_written_in_one_save_and_its_rules_hold(staff):
+    """Rooms, the exits joining them (by key) and the ladder in one save; a second room left unjoined
+    is refused with the rule."""
+    def form(exits):
+        data = {"slug": "lighthouse", "name": "The Lighthouse", "start_date": "1899-11-02", "premise": "Fog."}
+        for prefix, rows in (("rooms", [{"key": "lamp", "name": "Lamp Room", "deck": "Top", "scale": "small",
+                                         "ambient_noise": "high"},
+                                        {"key": "stair", "name": "Stair", "deck": "Tower", "scale": "small",
+                                         "ambient_noise": "low"}]),
+                             ("exits", exits), ("props", []),
+                             ("rungs", [{"level": "0", "name": "Fog", "reveals": "Nothing.",
+                                         "allowed_actions": '["move", "sleep"]', "knows": "[]", "gate_prop": "",
+                                         "min_ticks_since_previous": "0"}])):
+            data.update({f"{prefix}-TOTAL_FORMS": len(rows), f"{prefix}-INITIAL_FORMS": 0})
+            for i, row in enumerate(rows):
+                data.update({f"{prefix}-{i}-{k}": v for k, v in row.items()})
+        return data
+
+    before = world_rows()
+    response = staff.post("/admin/world/scenario/add/", form([]))
+    assert any("no way leads from 'lamp' to 'stair'" in e for e in response.context["adminform"].form.non_field_errors())
+    assert world_rows() == before
+    response = staff.post("/admin/world/scenario/add/", form([{"a_key": "lamp", "b_key": "stair"}]))
+    assert response.status_code == 302
+    scenario = Scenario.objects.get(slug="lighthouse")
+    assert [(e.a.key, e.b.key) for e in scenario.exits.all()] == [("lamp", "stair")]
+    assert scenario.rung_specs()[0].allowed_actions == ("move", "sleep")
+
+
+def test_an_unused_scenario_can_be_deleted_whole_and_a_used_one_cannot(staff):
+    from world.scenarios.files import copy_scenario
+
+    copy = copy_scenario(edelweiss(), "to-delete", "To delete")
+    assert staff.post(f"/admin/world/scenario/{copy.pk}/delete/", {"post": "yes"}).status_code == 302
+    assert not Scenario.objects.filter(slug="to-delete").exists()
+    assert not Persona.objects.filter(scenario_id=copy.pk).exists() and not Room.objects.filter(scenario_id=copy.pk)
+    configure_run(edelweiss(), ticks=5)
+    assert staff.post(f"/admin/world/scenario/{edelweiss().pk}/delete/", {"post": "yes"}).status_code == 403
+    assert edelweiss().personas.count() == 8

@@ -170,3 +170,14 @@ def test_rules_are_plain_functions():
                         "fatigue_limit": 2, "reflection_ticks": [0, 479]}) == {}
     assert set(rule_errors({"fatigue_warning": 3, "fatigue_limit": 3, "reflection_ticks": [True]})) == {
         "fatigue_warning", "reflection_ticks"}
+
+
+def test_a_configured_run_waits_for_start(queued, django_capture_on_commit_callbacks):
+    """Ready to start is not started: a worker's rescue leaves it alone until control.start queues it."""
+    from voyage import control, tasks
+
+    run = configure_run("1912", cast=CAST, ticks=10)
+    assert run.pk not in tasks.rescue_runs(unclaimed_too=True) and queued == []
+    with django_capture_on_commit_callbacks(execute=True):
+        control.start(run.pk)
+    assert queued == [(run.pk, 0)]

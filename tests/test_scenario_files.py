@@ -111,7 +111,7 @@ def test_yaml_syntax_and_every_problem_at_once():
 
 
 def test_an_installed_slug_needs_replace_and_a_used_one_is_never_replaced(tmp_path):
-    assert "already installed; import with --replace" in refused(EDELWEISS)
+    assert "line 9: slug: scenario 'edelweiss' is already installed; import with --replace" in refused(EDELWEISS)
     from voyage.runconfig import configure_run
 
     path = tmp_path / "e.yaml"
@@ -140,3 +140,25 @@ def test_1912_round_trip_gives_the_same_scenario_and_transcript(tmp_path):
         advance(run, 40)
         shas.append(transcript_sha256(run))
     assert shas[0] == shas[1]
+
+
+def test_1912_exported_and_imported_into_an_emptied_database_runs_the_same(tmp_path):
+    """The whole round trip by command, in a scratch database of its own: export 1912, run it; take the
+    built-in away and import the file in its place (--replace); the same run tells the same story."""
+    from voyage.fleet import ScratchDB, manage, manage_json
+
+    with ScratchDB("sqlite") as db:
+        env = db.env()
+        out = tmp_path / "1912.yaml"
+        manage(env, "scenario", "export", "1912", "-o", str(out))
+        before = manage_json(env, "run_voyage", "--ticks", "40", "--seed", "7")[-1]
+        # The run goes (with its agents, memory, events and calls), so that nothing uses the built-in 1912.
+        manage(env, "shell", "-c", "from voyage.models import Run; Run.objects.all().delete()")
+        [(built_in,)] = db.query("SELECT id FROM world_scenario WHERE slug = '1912'")
+        manage(env, "scenario", "import", str(out), "--replace")
+        assert db.query("SELECT id FROM world_scenario WHERE slug = '1912'") != [(built_in,)]  # rows made anew
+        assert db.query("SELECT COUNT(*) FROM world_persona p JOIN world_scenario s ON s.id = p.scenario_id "
+                        "WHERE s.slug = '1912'") == [(33,)]
+        after = manage_json(env, "run_voyage", "--ticks", "40", "--seed", "7")[-1]
+        assert after["transcript_sha256"] == before["transcript_sha256"]
+        assert manage(env, "scenario", "export", "1912") == out.read_text(encoding="utf-8")

@@ -9,6 +9,7 @@ from memories.admin_filters import inspection_filters
 from voyage.models import Event, LLMCall, ModelProfile, Run
 from voyage.run_forms import RunActionForm, RunChangeForm, RunConfigForm
 from voyage.runconfig import PARAMETERS
+from world.admin_readonly import ReadOnlyAdmin
 
 
 @admin.register(ModelProfile)
@@ -42,6 +43,9 @@ class ModelProfileAdmin(admin.ModelAdmin):
         return bool(os.environ.get(obj.api_key_env))
 
 
+DONE = {"start": "Started", "pause": "Paused", "resume": "Resumed", "stop": "Stopped"}
+
+
 def _control(verb: str, description: str):
     """An admin action calling voyage.control.<verb> on each selected run, reporting each run done and
     each refusal with its reason."""
@@ -56,9 +60,9 @@ def _control(verb: str, description: str):
                 getattr(control, verb)(run.pk)
                 done.append(str(run.pk))
             except control.ControlError as exc:
-                modeladmin.message_user(request, f"{verb} refused: {exc}", messages.WARNING)
+                modeladmin.message_user(request, f"{verb.capitalize()} refused: {exc}", messages.WARNING)
         if done:
-            modeladmin.message_user(request, f"{verb}: run {', '.join(done)}.", messages.SUCCESS)
+            modeladmin.message_user(request, f"{DONE[verb]}: run {', '.join(done)}.", messages.SUCCESS)
 
     action.__name__ = f"{verb}_runs"
     return action
@@ -72,10 +76,12 @@ def _report_new(modeladmin, request, what: str, source: Run, make) -> None:
     except ValidationError as exc:
         reasons = "; ".join(f"{k}: {' '.join(v)}" if k != "__all__" else " ".join(v)
                             for k, v in exc.message_dict.items())
-        modeladmin.message_user(request, f"{what} of run {source.pk} refused: {reasons}", messages.WARNING)
+        modeladmin.message_user(request, f"{what.capitalize()} of run {source.pk} refused: {reasons}",
+                                messages.WARNING)
         return
     link = format_html('<a href="{}">run {}</a>', reverse("admin:voyage_run_change", args=[new.pk]), new.pk)
-    modeladmin.message_user(request, format_html("{} of run {}: {} (seed {}, {} agents), ready to start.", what,
+    modeladmin.message_user(request, format_html("{} of run {}: {} (seed {}, {} agents), ready to start.",
+                                                 what.capitalize(),
                                                  source.pk, link, new.seed, new.agents.count()), messages.SUCCESS)
     for warning in getattr(new, "warnings", []):
         modeladmin.message_user(request, warning, messages.WARNING)
@@ -87,7 +93,7 @@ def clone_runs(modeladmin, request, queryset):
 
     raw = request.POST.get("seed", "").strip()
     if raw and not raw.lstrip("-").isdigit():
-        modeladmin.message_user(request, f"clone refused: the seed {raw!r} is not a whole number", messages.WARNING)
+        modeladmin.message_user(request, f"Clone refused: the seed {raw!r} is not a whole number", messages.WARNING)
         return
     seed = int(raw) if raw else None
     for run in queryset.order_by("pk"):
@@ -197,22 +203,6 @@ class RunAdmin(admin.ModelAdmin):
                                 "{} unanswered</div>",
                                 ((name, t["calls"], t["tokens"], t["reasoning_tokens"], t["cached_tokens"], t["cost"],
                                   t["retries"], t["no_answer"]) for name, t in rows))
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """What happened is not edited: no add, change or delete for anyone (a POST is refused)."""
-
-    list_per_page = 50
-    show_full_result_count = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Event)

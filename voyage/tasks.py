@@ -163,6 +163,8 @@ def rescue_runs(unclaimed_too: bool = False) -> list[int]:
     rescued = []
     for run_id, tick, claimed_by, heartbeat in Run.objects.filter(state__in=ACTIVE).values_list(
             "pk", "tick", "claimed_by", "heartbeat_at"):
+        if heartbeat is None and not claimed_by:
+            continue  # never started through voyage.control: configured and ready, or run in the foreground
         stale = heartbeat is None or heartbeat < stale_before
         if claimed_by:
             if not (stale or claimant_gone(claimed_by, host)):

@@ -11,11 +11,13 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
 from world.admin_rules import USED, WorldRuleBroken, WorldRulesAdmin, used_by_runs
+from world.admin_readonly import ReadOnlyAdmin
 from world.models import AgentState, Exit, Persona, Prop, Room, Rung, Scenario, SoulEntry
 from world.rules.actions import ACTION_TYPES
+from world.rules.ladder import KNOWLEDGE
 from world.rules.scenario_check import KNOWN_ROOMS
 from world.scenarios.file_format import ScenarioFileError
-from world.scenarios.files import copy_scenario, export_yaml, import_yaml
+from world.scenarios.files import copy_scenario, delete_scenario, export_yaml, import_yaml
 
 TEXTAREA = forms.Textarea(attrs={"rows": 2, "cols": 60})
 
@@ -104,6 +106,12 @@ class RungForm(forms.ModelForm):
                       "reveals": "what the agent is told of its state of mind at this rung",
                       "gate_prop": "which of the agent's own props opens this rung when it interacts with it"}
 
+    def clean_knows(self):
+        facts = self.cleaned_data["knows"]
+        if not isinstance(facts, list) or any(f not in KNOWLEDGE for f in facts):
+            raise forms.ValidationError(f"a list of facts among {', '.join(KNOWLEDGE)}; got {facts!r}")
+        return facts
+
     def clean_allowed_actions(self):
         actions = self.cleaned_data["allowed_actions"]
         if not isinstance(actions, list) or any(a not in ACTION_TYPES for a in actions):
@@ -141,6 +149,24 @@ class ScenarioAdmin(WorldRulesAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return not used_by_runs(obj) and super().has_delete_permission(request, obj)
+
+    def get_deleted_objects(self, objs, request):
+        """A scenario nobody has run goes whole (delete_scenario takes its rows in order): its personas'
+        hold on their home rooms protects nothing here. One that runs have used cannot be deleted at all
+        (has_delete_permission). Its rows are not deleted one by one through their own (read-only)
+        lists, so no permission on those is needed."""
+        deleted, counts, _, _ = super().get_deleted_objects(objs, request)
+        return deleted, counts, set(), []
+
+    def delete_model(self, request, obj):
+        delete_scenario(obj)
+
+    def delete_queryset(self, request, queryset):
+        for scenario in queryset:
+            if used_by_runs(scenario):
+                self.message_user(request, f"{scenario.slug} not deleted: runs have used it", messages.WARNING)
+            else:
+                delete_scenario(scenario)
 
     @admin.display(description="")
     def read_only_note(self, obj):
@@ -313,17 +339,6 @@ class PersonaAdmin(WorldRulesAdmin):
             if obj.spouse_id:
                 Persona.objects.filter(spouse_id=obj.spouse_id).exclude(pk=obj.pk).update(spouse=None)
                 Persona.objects.filter(pk=obj.spouse_id).update(spouse=obj)
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Room)

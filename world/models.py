@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from world.rules.ladder import RungSpec
+from world.rules.ladder import KNOWLEDGE, RungSpec
 
 
 # Natural keys (voyage/export): a run's fixture names scenario rows by their slug and keys, never by
@@ -203,6 +203,8 @@ class Rung(models.Model):
     allowed_actions = models.JSONField(default=list)
     gate_prop = models.CharField(max_length=10, choices=GATES, blank=True, default="")
     min_ticks_since_previous = models.PositiveIntegerField(default=0)
+    knows = models.JSONField(default=list, blank=True, help_text=f"what an agent at this rung knows, all of it (not "
+                             f"only what it adds), a JSON list of: {', '.join(KNOWLEDGE)}")
 
     objects = RungManager()
 
@@ -226,6 +228,7 @@ class Rung(models.Model):
             allowed_actions=tuple(self.allowed_actions),
             gate_prop=self.gate_prop or None,
             min_ticks_since_previous=self.min_ticks_since_previous,
+            knows=frozenset(self.knows),
         )
 
 

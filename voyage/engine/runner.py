@@ -93,7 +93,7 @@ def run_summary(run: Run, wall_s: float) -> dict:
         "memories": Memory.objects.filter(run=run).count(),
         "llm_calls": LLMCall.objects.filter(run=run).count(),
         "wall_s": round(wall_s, 3),
-        "rung_counts": {str(level): rungs.get(level, 0) for level in range(3)},
+        "rung_counts": {str(spec.level): rungs.get(spec.level, 0) for spec in run.scenario.rung_specs()},
         "usage": usage_summary(run),
         "transcript_sha256": transcript_sha256(run),
     }

@@ -8,7 +8,7 @@ from memories import reflection, trust
 from memories.compaction import check_before_action
 from memories.context import action_messages, cues_for, writing_messages
 from memories.diary import rows_of_day, write_diaries
-from voyage.engine.resolve import fall_asleep, hop, resolve_action
+from voyage.engine.resolve import approach, fall_asleep, hop, resolve_action
 from world.time import TICKS_PER_DAY, next_dawn, sim_clock
 from voyage.engine.world import RunWorld
 from voyage.engine.writer import TickWriter
@@ -17,6 +17,7 @@ from voyage.gateway.hints import ActionHints, TextHints
 from voyage.models import Event, LLMCall
 from world.models import AgentState
 from world.rules.actions import ActionFail, parse_action
+from world.rules.ladder import OWN_NAME, SETTING
 
 digest_log = logging.getLogger("voyage.digest")
 
@@ -32,7 +33,8 @@ BULLETIN_BRIEF = (
 
 # --- 1. spouse collision -------------------------------------------------------------------
 def spouse_collision(world: RunWorld, w: TickWriter) -> None:
-    """Agents sharing a home_node meet: a mutual-presence memory and a forced interaction."""
+    """Agents sharing a home_node meet: a mutual-presence memory, then a forced interaction — each
+    approaches each of the others, who sees it (an `interact` event apiece)."""
     homes: dict[int, list[AgentState]] = {}
     for a in world.living():
         homes.setdefault(a.persona.home_node_id, []).append(a)
@@ -43,14 +45,20 @@ def spouse_collision(world: RunWorld, w: TickWriter) -> None:
         for a in group:
             others = [o for o in group if o.id != a.id]
             names = ", ".join(world.seen_as(a, o) for o in others)
-            spouse = [o for o in others if o.persona_id == a.persona.spouse_id]
+            spouse = any(o.persona_id == a.persona.spouse_id for o in others)
             bond = "you feel, past all reason, that you belong together" if spouse else "you share this cabin"
             w.remember(a, "presence", f"You are not alone: {names} is here beside you, and {bond}. "
                                       f"You reach for them and search their face for a name.")
-            for o in others:
-                w.met(a, o, label="spouse" if o in spouse else "cabin-mate")
         w.event("spouse_collision", room_id=home_id, text="they wake together",
                 data={"agents": [a.persona.key for a in group]})
+        for a in group:
+            for o in group:
+                if o is not a:
+                    approach(world, w, a, o, labels=(bond_label(a, o), bond_label(o, a)), forced="spouse collision")
+
+
+def bond_label(agent: AgentState, other: AgentState) -> str:
+    return "spouse" if other.persona_id == agent.persona.spouse_id else "cabin-mate"
 
 
 # --- 2. agent actions ----------------------------------------------------------------------
@@ -61,7 +69,7 @@ def wake_sleepers(world: RunWorld, w: TickWriter, order: list[int]) -> None:
             a.asleep = False
             a.busy_until_tick = w.tick + 1 if w.tick % TICKS_PER_DAY == 0 else w.tick
             first = w.tick == 0
-            where = world.room_name(a.location_id) if a.rung >= 1 or not first else "a place you do not know"
+            where = world.room_name(a.location_id) if world.knows(a, SETTING) or not first else "a place you do not know"
             text = ("You wake with a start in " + where + ". You cannot remember who you are, or how you came here."
                     if first else f"You wake in the {world.room_name(a.location_id)}.")
             w.remember(a, "sleep", text)
@@ -93,8 +101,8 @@ def action_request(world: RunWorld, a: AgentState, tick: int):
     cues = cues_for(world, a, tick)
     hints = ActionHints(
         situation=situation,
-        display_name=a.persona.display_name if a.rung >= 1 else None,
-        home_name=world.room_name(a.persona.home_node_id),
+        display_name=a.persona.display_name if world.knows(a, OWN_NAME) else None,
+        home_name=world.room_name(a.persona.home_node_id) if world.knows(a, SETTING) else None,
         cues=cues,
     )
     messages = action_messages(world, a, situation, tick, cues)
@@ -242,16 +250,21 @@ def night_thoughts(world: RunWorld, w: TickWriter, gateway: Gateway) -> None:
 
 
 # --- 8. digest -----------------------------------------------------------------------------
+NOTABLE = ("rung", "death", "attack", "attrition")
+
+
 def digest(world: RunWorld, w: TickWriter) -> None:
-    """A log summary every 10 ticks: where people are, what was said, what mattered. No writes."""
+    """A log line every 10 ticks: where people are now, and over the ticks since the last digest what
+    was said (how much, and the latest words) and what mattered. No writes."""
+    events, world.since_digest = world.since_digest, []
     if not digest_log.isEnabledFor(logging.INFO):
         return
     crowd = Counter(world.room_name(a.location_id) for a in world.living())
-    said = [e.text for e in w.events if e.kind == "communicate"][-3:]
-    notable = [e.text for e in w.events if e.kind in ("rung", "death", "attack", "attrition")]
-    digest_log.info("%s | run %s | %s | said: %s | %s", sim_clock(w.tick), world.run.pk,
-                    ", ".join(f"{room} {n}" for room, n in crowd.most_common(5)), " / ".join(said) or "-",
-                    "; ".join(notable) or "-")
+    said = [e.text for e in events if e.kind == "communicate"]
+    notable = [e.text for e in events if e.kind in NOTABLE]
+    digest_log.info("%s | run %s | %s | said %d: %s | %s", sim_clock(w.tick), world.run.pk,
+                    ", ".join(f"{room} {n}" for room, n in crowd.most_common(5)), len(said),
+                    " / ".join(said[-3:]) or "-", "; ".join(notable) or "-")
 
 
 # --- 9. daily bulletin ---------------------------------------------------------------------

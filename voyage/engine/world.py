@@ -14,6 +14,7 @@ from memories.working import WorkingMemory
 from voyage.models import Event, Run
 from world.models import AgentState, Exit, Prop, Room, SoulEntry
 from world.rules.graph import RoomGraph
+from world.rules.ladder import PEOPLE_NAMES, knows, rung_spec
 from world.rules.perception import Person, Place, Situation, Thing, perceive
 
 
@@ -62,6 +63,7 @@ class RunWorld:
         self.memory = WorkingMemory(run, self.agents)  # compaction counters, summaries, latest dream
         last = Event.objects.filter(run=run).order_by("-seq").values_list("seq", flat=True).first()
         self._seq = -1 if last is None else last
+        self.since_digest: list[Event] = []  # the events since the last digest (or since this load)
         self.trust: dict[tuple[int, int], TrustEntry] = {
             (t.agent_id, t.other_id): t for t in TrustEntry.objects.filter(run=run)
         }
@@ -79,8 +81,12 @@ class RunWorld:
         return [a for a in self.agents.values() if a.alive and a.location_id == room_id and a.id != exclude]
 
     def seen_as(self, observer: AgentState, subject: AgentState) -> str:
-        """How the observer's memory names the subject: by name from rung 1 up."""
-        return subject.persona.display_name if observer.rung >= 1 else "someone (unknown)"
+        """How the observer's memory names the subject: by name once its rung knows people's names."""
+        return subject.persona.display_name if self.knows(observer, PEOPLE_NAMES) else "someone (unknown)"
+
+    def knows(self, agent: AgentState, fact: str) -> bool:
+        """What the agent's rung reveals (world.rules.ladder.KNOWLEDGE): the one capability lookup."""
+        return knows(self.rungs, agent.rung, fact)
 
     def room_name(self, room_id: int) -> str:
         return self.rooms[room_id].name
@@ -102,6 +108,7 @@ class RunWorld:
         return perceive(
             agent_id=agent.id,
             rung=agent.rung,
+            knows=rung_spec(self.rungs, agent.rung).knows,
             room=Place(room.id, room.name),
             room_description=room.description,
             scale=room.scale,
@@ -113,5 +120,6 @@ class RunWorld:
         )
 
     def _label(self, agent_id: int, other_id: int) -> str | None:
+        """The ledger's label, once the agent has met them knowing names (see TrustEntry.known_by_name)."""
         entry = self.trust.get((agent_id, other_id))
-        return entry.label if entry else None
+        return entry.label if entry and entry.known_by_name else None

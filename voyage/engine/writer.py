@@ -9,9 +9,10 @@ from memories.importance import importance_of
 from memories.models import Memory, TrustEntry, TrustHistory
 from voyage.engine.world import HotLine, RunWorld
 from voyage.gateway.base import ModelAnswer, ModelRequest
-from voyage.gateway.prompts import compress_messages
+from voyage.gateway.record import call_record
 from voyage.models import Event, LLMCall, Run
 from world.models import AgentState
+from world.rules.ladder import PEOPLE_NAMES
 
 
 class TickConflict(RuntimeError):
@@ -47,19 +48,13 @@ class TickWriter:
 
     def event(self, kind: str, *, actor: AgentState | None = None, room_id: int | None = None, text: str = "",
               data: dict | None = None) -> None:
-        self.events.append(Event(run_id=self.world.run.pk, tick=self.tick, seq=self.world.next_seq(), kind=kind,
-                                 actor=actor, room_id=room_id, text=text, data=data or {}))
+        event = Event(run_id=self.world.run.pk, tick=self.tick, seq=self.world.next_seq(), kind=kind,
+                      actor=actor, room_id=room_id, text=text, data=data or {})
+        self.events.append(event)
+        self.world.since_digest.append(event)
 
     def call(self, request: ModelRequest, answer: ModelAnswer, outcome: str, detail: str = "") -> None:
-        self.calls.append(LLMCall(
-            run_id=self.world.run.pk, agent_id=request.agent_id, tick=request.tick, purpose=request.purpose,
-            prompt_z=compress_messages(request.messages), raw_answer=answer.text or "", outcome=outcome,
-            answered=not answer.failed, error=answer.error,
-            detail=detail or answer.error, prompt_tokens=answer.prompt_tokens,
-            completion_tokens=answer.completion_tokens, reasoning_tokens=answer.reasoning_tokens,
-            cached_tokens=answer.cached_tokens, latency_ms=answer.latency_ms, attempts=answer.attempts,
-            cost=answer.cost,
-        ))
+        self.calls.append(call_record(self.world.run.pk, request, answer, outcome, detail))
 
     def touch(self, agent: AgentState) -> None:
         self.dirty.add(agent.id)
@@ -79,6 +74,8 @@ class TickWriter:
             self.trust_changed[entry.pk] = entry
         entry.interaction_count += 1
         entry.updated_tick = self.tick
+        if self.world.knows(agent, PEOPLE_NAMES):
+            entry.known_by_name = True
         return entry
 
     # --- commit ---------------------------------------------------------------------------
@@ -122,7 +119,8 @@ AGENT_FIELDS = [
     "attrition", "fatigue", "importance_accumulator", "last_reflection_tick", "reflection_pending",
     "slept_since_tick",
 ]
-TRUST_FIELDS = ["interaction_count", "updated_tick", "score", "label", "emotional_tone", "rationale", "assessed_tick"]
+TRUST_FIELDS = ["interaction_count", "updated_tick", "score", "label", "emotional_tone", "rationale", "assessed_tick",
+                "known_by_name"]
 
 
 def update_rows(model, objects, field_names) -> None:

@@ -11,7 +11,7 @@ from world.rules.perception import Situation
 class ActionHints:
     situation: Situation
     display_name: str | None  # None below rung 1
-    home_name: str  # where it woke; its own memory says so
+    home_name: str | None  # its cabin, from rung 1 (below, it woke "in a place you do not know")
     cues: frozenset[str]  # "wind_down", "fatigue"
 
 

@@ -86,7 +86,7 @@ class OfflineModel(Gateway):
         people = [label for label, _, _ in s.people]
         things = [label for label, _ in s.things]
         if "wind_down" in h.cues:
-            if s.room.name != h.home_name:
+            if h.home_name is not None and s.room.name != h.home_name:
                 return _answer("move", h.home_name, None, "", 3, "Time to retire before the lamps go out. " + thought)
             return _answer("sleep", None, None, "", 240, "Sleep, and hope I wake knowing more. " + thought)
         if "fatigue" in h.cues and rng.random() < 0.5:

@@ -10,13 +10,10 @@ def install_edelweiss(apps, schema_editor):
 
 
 def remove_edelweiss(apps, schema_editor):
-    Scenario = apps.get_model("world", "Scenario")
-    for model in ("Prop", "Persona"):  # rooms are PROTECTed by personas; delete in dependency order
-        rows = apps.get_model("world", model).objects.filter(scenario__slug="edelweiss")
-        if model == "Persona":
-            rows.update(spouse=None)
-        rows.delete()
-    Scenario.objects.filter(slug="edelweiss").delete()
+    from world.scenarios.files import delete_scenario
+
+    for scenario in apps.get_model("world", "Scenario").objects.filter(slug="edelweiss"):
+        delete_scenario(scenario, apps)
 
 
 class Migration(migrations.Migration):

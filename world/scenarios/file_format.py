@@ -13,7 +13,7 @@ import re
 import yaml
 
 from world.rules.actions import ACTION_TYPES
-from world.rules.ladder import FEAR_PROP, NAME_PROP
+from world.rules.ladder import FEAR_PROP, KNOWLEDGE, NAME_PROP
 from world.rules.scenario_check import (ExitSketch, PersonaSketch, Problem, PropSketch, RoomSketch, RungSketch,
                                         WorldSketch, check_world)
 
@@ -106,7 +106,7 @@ PERSONA = {"key": (slug, True), "display_name": (text(100), True), "history": (t
 PROP = {"name": (text(100), True), "kind": (one_of(*PROP_KINDS), True), "room": (slug, True),
         "owner": (optional(slug), False), "description": (text(), True)}
 RUNG = {"level": (count, True), "name": (text(60), True), "reveals": (text(), True),
-        "allowed_actions": (list, True), "gate": (dict, False)}
+        "allowed_actions": (list, True), "gate": (dict, False), "knows": (list, True)}
 GATE = {"prop": (one_of(*GATE_PROPS), True), "min_ticks_since_previous": (count, False)}
 SECTIONS = {"rooms": ROOM, "personas": PERSONA, "props": PROP, "rungs": RUNG}
 
@@ -123,13 +123,16 @@ def read_scenario(text_: str) -> tuple[dict | None, list[Problem]]:
     lines: dict[str, int] = {}
     problems: list[Problem] = []
     _index(root, "", lines, problems)
-    problems += check_schema(data)
-    if not problems:
-        problems = check_world(sketch(data))
+    problems += check_data(data)
     for p in problems:
         if p.line is None:
             object.__setattr__(p, "line", line_of(lines, p.path))
     return (data if not problems else None), problems
+
+
+def check_data(data) -> list[Problem]:
+    """The format's keys and types, then (if those hold) the world's rules."""
+    return check_schema(data) or check_world(sketch(data))
 
 
 def _index(node, path: str, lines: dict[str, int], problems: list[Problem]) -> None:
@@ -206,6 +209,10 @@ def check_schema(data) -> list[Problem]:
             if action not in ACTION_TYPES:
                 problems.append(Problem(VALUE, f"rungs[{i}].allowed_actions[{j}]",
                                         f"unknown action {action!r} (actions: {', '.join(ACTION_TYPES)})"))
+        for j, fact in enumerate(_list(rung, "knows")):
+            if fact not in KNOWLEDGE:
+                problems.append(Problem(VALUE, f"rungs[{i}].knows[{j}]",
+                                        f"unknown fact {fact!r} (a rung can know: {', '.join(KNOWLEDGE)})"))
         if isinstance(rung, dict) and isinstance(rung.get("gate"), dict):
             problems += _mapping(rung["gate"], GATE, f"rungs[{i}].gate")
     return problems

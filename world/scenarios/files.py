@@ -56,7 +56,7 @@ def scenario_data(scenario) -> dict:
                    "description": p.description} for p in scenario.props.order_by("id")],
         "rungs": [{"level": r.level, "name": r.name, "reveals": r.reveals, "allowed_actions": list(r.allowed_actions),
                    "gate": {"prop": r.gate_prop, "min_ticks_since_previous": r.min_ticks_since_previous}
-                   if r.gate_prop else None} for r in scenario.rungs.order_by("level")],
+                   if r.gate_prop else None, "knows": list(r.knows)} for r in scenario.rungs.order_by("level")],
     }
 
 
@@ -108,25 +108,34 @@ def import_yaml(text: str, *, replace: bool = False, apps=global_apps):
         if existing is not None:
             if not replace:
                 raise ScenarioFileError([Problem("slugs are unique", "slug", f"scenario {data['slug']!r} is already "
-                                                 f"installed; import with --replace to replace it")])
+                                                 f"installed; import with --replace to replace it",
+                                                 line=_line_of_slug(text))])
             used = apps.get_model("voyage", "Run").objects.filter(scenario=existing).count()
             if used:
                 raise ScenarioFileError([Problem("a scenario used by runs never changes under them", "slug",
                                                  f"scenario {data['slug']!r} is used by {used} run(s); import this "
-                                                 f"file under another slug")])
-            _delete(existing, apps)
+                                                 f"file under another slug", line=_line_of_slug(text))])
+            delete_scenario(existing, apps)
         return write(data, apps)
 
 
-def _delete(scenario, apps) -> None:
-    # Props and personas point at rooms with PROTECT; take them away in the order they depend.
-    for model in ("Prop", "SoulEntry", "Persona", "Exit", "Rung", "Room"):
-        manager = apps.get_model("world", model).objects
-        rows = manager.filter(persona__scenario=scenario) if model == "SoulEntry" else manager.filter(scenario=scenario)
-        if model == "Persona":
-            rows.update(spouse=None)
-        rows.delete()
-    scenario.delete()
+def delete_scenario(scenario, apps=global_apps) -> None:
+    """A scenario with all its rows. Personas hold their home rooms with PROTECT (a room cannot go
+    from under someone living in it), so the rows go in the order they depend on each other. A
+    scenario that runs have used cannot be deleted (its runs PROTECT it)."""
+    with transaction.atomic():
+        for model in ("Prop", "SoulEntry", "Persona", "Exit", "Rung", "Room"):
+            manager = apps.get_model("world", model).objects
+            rows = manager.filter(persona__scenario_id=scenario.pk) if model == "SoulEntry" \
+                else manager.filter(scenario_id=scenario.pk)
+            if model == "Persona":
+                rows.update(spouse=None)
+            rows.delete()
+        apps.get_model("world", "Scenario").objects.filter(pk=scenario.pk).delete()
+
+
+def _line_of_slug(text: str) -> int | None:
+    return next((n for n, line in enumerate(text.splitlines(), start=1) if line.startswith("slug:")), None)
 
 
 def write(data: dict, apps=global_apps):
@@ -156,9 +165,12 @@ def write(data: dict, apps=global_apps):
     m["Prop"].objects.bulk_create([
         m["Prop"](scenario=scenario, name=p["name"], kind=p["kind"], room=rooms[p["room"]], description=p["description"],
                   owner=personas[p["owner"]] if p.get("owner") else None) for p in data["props"]])
+    # A migration older than Rung.knows (0004) sees a Rung without it; 0004 then writes it down.
+    has_knows = any(f.name == "knows" for f in m["Rung"]._meta.get_fields())
     m["Rung"].objects.bulk_create([
         m["Rung"](scenario=scenario, level=r["level"], name=r["name"], reveals=r["reveals"],
                   allowed_actions=list(r["allowed_actions"]), gate_prop=(r.get("gate") or {}).get("prop", ""),
-                  min_ticks_since_previous=(r.get("gate") or {}).get("min_ticks_since_previous", 0))
+                  min_ticks_since_previous=(r.get("gate") or {}).get("min_ticks_since_previous", 0),
+                  **({"knows": list(r["knows"])} if has_knows else {}))
         for r in data["rungs"]])
     return scenario
