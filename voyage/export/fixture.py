@@ -157,5 +157,10 @@ def export_run(run, path: str) -> None:
     if not str(path).endswith(SUFFIX):
         raise ExportError(f"name the fixture *{SUFFIX}: loaddata reads the format from the name "
                           f"(JSON Lines, gzip-compressed), e.g. run-{run.pk}{SUFFIX}")
-    with gzip.open(path, "wt", encoding="utf-8", compresslevel=1) as out:  # prompts are zlib already
+    write_gzip(run, path)
+
+
+def write_gzip(run, target) -> None:
+    """The fixture, gzip-compressed, into a path or an open binary file (left open)."""
+    with gzip.open(target, "wt", encoding="utf-8", compresslevel=1) as out:  # prompts are zlib already
         write_fixture(run, out)
