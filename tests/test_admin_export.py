@@ -25,7 +25,10 @@ def admin_client():
 
 @pytest.fixture
 def run():
-    return advance(create_run(Scenario.objects.get(slug="1912"), seed=8, target_ticks=20), 20)
+    made = advance(create_run(Scenario.objects.get(slug="1912"), seed=8, target_ticks=20), 20)
+    Run.objects.filter(pk=made.pk).update(state=Run.FINISHED)
+    made.refresh_from_db()
+    return made
 
 
 def test_export_action_downloads_the_fixture(admin_client, run):
@@ -36,6 +39,13 @@ def test_export_action_downloads_the_fixture(admin_client, run):
     assert [r["fields"]["uuid"] for r in runs] == [str(run.uuid)]
     assert sum(r["model"] == "voyage.event" for r in rows) == run.events.count()
     assert all("pk" not in r for r in rows)
+
+
+def test_a_running_run_is_not_exported(admin_client, run):
+    Run.objects.filter(pk=run.pk).update(state=Run.RUNNING)
+    page = admin_client.post("/admin/voyage/run/", {"action": "export_run_action", "_selected_action": [run.pk]},
+                             follow=True)
+    assert any("pause it first" in str(m) for m in page.context["messages"])
 
 
 def test_fork_action_forks_at_the_tick_given(admin_client, run):

@@ -32,6 +32,8 @@ def keyed_run(monkeypatch):
         run = create_run(Scenario.objects.get(slug="1912"), seed=5, schedule=Run.SIMULTANEOUS, target_ticks=6,
                          profile=profile)
         advance(run, 6)
+        Run.objects.filter(pk=run.pk).update(state=Run.FINISHED)
+        run.refresh_from_db()
         assert {r["authorization"] for r in server.records} == {f"Bearer {KEY}"}  # the key was used
     return run
 

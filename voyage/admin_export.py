@@ -13,7 +13,7 @@ from django.http import FileResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
-from voyage.export.fixture import SUFFIX, write_gzip
+from voyage.export.fixture import SUFFIX, ExportError, write_gzip
 from voyage.run_forms import RunActionForm
 
 
@@ -34,7 +34,12 @@ def export_run_action(modeladmin, request, queryset):
     if run is None:
         return None
     spool = tempfile.TemporaryFile()  # FileResponse closes it, and closing deletes it
-    write_gzip(run, spool)
+    try:
+        write_gzip(run, spool)
+    except ExportError as exc:
+        spool.close()
+        modeladmin.message_user(request, f"Export refused: {exc}", messages.WARNING)
+        return None
     spool.seek(0)
     return FileResponse(spool, as_attachment=True, filename=f"run-{run.pk}{SUFFIX}",
                         content_type="application/gzip")
