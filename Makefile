@@ -7,6 +7,9 @@ DAYS ?= 1
 .PHONY: demo test bench install migrate clean worker web stop status
 
 $(VENV)/.installed: pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null || { \
+	  echo "Voyage needs Python 3.11, and '$(PYTHON)' is $$($(PYTHON) --version 2>&1 || echo missing)." >&2; \
+	  echo "Run make with PYTHON=python3.11 (or the path to a 3.11 interpreter)." >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet ".[test]"
@@ -66,7 +69,7 @@ stop:
 	  rm -f $$f; echo "stopped $$(basename $$f .pid) (pid $$pid)"; \
 	done
 
-status:
+status: migrate
 	@$(PY) manage.py voyage_status
 
 test: install

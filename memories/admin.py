@@ -2,8 +2,8 @@
 remember, filtered by run, agent, kind, day or tick and searched by text; nobody edits it."""
 from django.contrib import admin
 
-from memories.admin_filters import inspection_filters
-from memories.models import DiaryEntry, Dream, Memory, MemorySummary, TrustEntry, TrustHistory
+from memories.admin_filters import inspection_filters, run_filter
+from memories.models import DiaryEntry, Dream, Memory, MemorySummary, PendingMemoryJob, TrustEntry, TrustHistory
 from world.admin_readonly import ReadOnlyAdmin
 
 
@@ -67,3 +67,11 @@ class DiaryEntryAdmin(ReadOnlyAdmin):
     list_filter = (*inspection_filters(), "mood")
     list_select_related = ("agent__persona", "location")
     search_fields = ("text", "mood")
+
+
+@admin.register(PendingMemoryJob)
+class PendingMemoryJobAdmin(ReadOnlyAdmin):
+    """Compaction and dream jobs queued for the memory worker and not yet done."""
+
+    list_display = ("name", "run", "queued_at")
+    list_filter = (run_filter(),)

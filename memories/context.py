@@ -90,14 +90,23 @@ def recalled_text(world, agent, situation: Situation, tick: int) -> str:
     hot = world.hot[agent.id]
     before = next((h.id for h in hot if h.id is not None), None)  # the oldest committed hot row
     if before is None:
+        world.memory.recalled.pop(agent.id, None)  # no rows recalled into this prompt
         return ""
     hits = _distinct(recall(agent.id, terms, k=RECALL_K * 2, before_id=before, now_tick=tick))[:RECALL_K]
+    hits = sorted(hits, key=lambda h: h.id)
     text = ""
     if hits:
-        lines = [f"[{sim_clock(h.tick)}] {h.text[:RECALLED_CHARS]}" for h in sorted(hits, key=lambda h: h.id)]
+        lines = [f"[{sim_clock(h.tick)}] {h.text[:RECALLED_CHARS]}" for h in hits]
         text = RECALL_HEADER + "\n" + "\n".join(lines)
-    world.memory.recalled[agent.id] = (terms, grown, text)
+    world.memory.recalled[agent.id] = (terms, grown, text, tuple(h.id for h in hits))
     return text
+
+
+def recalled_ids(world, agent) -> tuple[int, ...]:
+    """The ids of the rows the last `recalled_text` for this agent put into its prompt (recorded
+    with the call, so the inspector can show them)."""
+    cached = world.memory.recalled.get(agent.id)
+    return cached[3] if cached else ()
 
 
 def _distinct(hits):

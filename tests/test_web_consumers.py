@@ -1,6 +1,14 @@
 """The live feed's websocket (voyage/consumers.py), with WebsocketCommunicator: a committed tick's
 events arrive, a rolled-back tick's never do, a reconnecting page gets exactly what it missed, in
-order, and only staff may connect."""
+order, and only staff may connect.
+
+Each test runs its coroutine on an event loop of its own in a thread of its own (`in_own_loop`),
+not through pytest-asyncio: in a session that also runs the browser tests, Playwright's sync API
+keeps a loop running in the main thread, and no second loop can start there."""
+import asyncio
+import functools
+import threading
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
@@ -16,6 +24,28 @@ from voyage.web.feed import marks
 from world.models import AgentState, Scenario
 
 WAIT = 3  # seconds: the feed polls every VOYAGE_FEED_POLL_MS (200 ms by default)
+
+
+def in_own_loop(test):
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        outcome = {}
+
+        def target():
+            try:
+                asyncio.run(test(*args, **kwargs))
+            except BaseException as exc:  # handed to the test's thread below
+                outcome["error"] = exc
+
+        thread = threading.Thread(target=target, name=f"loop for {test.__name__}")
+        thread.start()
+        thread.join(timeout=120)
+        if thread.is_alive():
+            raise TimeoutError(f"{test.__name__} did not finish in 120 s")
+        if "error" in outcome:
+            raise outcome["error"]
+
+    return run
 
 
 class RolledBack(Exception):
@@ -59,7 +89,6 @@ def write_tick(run: Run, texts: list[str], fail: bool = False, call_error: str =
 commit_tick = database_sync_to_async(write_tick)
 
 
-@pytest.mark.asyncio
 async def connect(run: Run, user, after: int | None = None, after_call: int = 0) -> WebsocketCommunicator:
     path = f"/ws/runs/{run.pk}/feed/" + ("" if after is None else f"?after={after}&after_call={after_call}")
     communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
@@ -69,7 +98,6 @@ async def connect(run: Run, user, after: int | None = None, after_call: int = 0)
     return communicator
 
 
-@pytest.mark.asyncio
 async def receive_items(communicator, count: int) -> list[dict]:
     items = []
     while len(items) < count:
@@ -78,7 +106,7 @@ async def receive_items(communicator, count: int) -> list[dict]:
     return items
 
 
-@pytest.mark.asyncio
+@in_own_loop
 async def test_a_committed_tick_arrives_and_a_rolled_back_tick_never_does(world):
     run = world["run"]
     communicator = await connect(run, world["staff"])
@@ -95,7 +123,7 @@ async def test_a_committed_tick_arrives_and_a_rolled_back_tick_never_does(world)
         await communicator.disconnect()
 
 
-@pytest.mark.asyncio
+@in_own_loop
 async def test_a_page_reconnecting_with_its_last_seq_gets_exactly_what_it_missed_in_order(world):
     run = world["run"]
     _, last_call = await database_sync_to_async(marks)(run.pk)
@@ -116,7 +144,7 @@ async def test_a_page_reconnecting_with_its_last_seq_gets_exactly_what_it_missed
         await communicator.disconnect()
 
 
-@pytest.mark.asyncio
+@in_own_loop
 async def test_many_pages_on_one_run_each_get_every_event_once_in_order(world):
     run = world["run"]
     last_seq, last_call = await database_sync_to_async(marks)(run.pk)
@@ -134,7 +162,7 @@ async def test_many_pages_on_one_run_each_get_every_event_once_in_order(world):
 
 
 @pytest.mark.parametrize("who", ["anonymous", "visitor"])
-@pytest.mark.asyncio
+@in_own_loop
 async def test_anonymous_and_non_staff_connections_are_refused(world, who):
     user = AnonymousUser() if who == "anonymous" else world["visitor"]
     communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/runs/{world['run'].pk}/feed/")
@@ -143,7 +171,7 @@ async def test_anonymous_and_non_staff_connections_are_refused(world, who):
     assert not connected
 
 
-@pytest.mark.asyncio
+@in_own_loop
 async def test_through_the_site_the_session_decides(world):
     """The deployed stack (origin check, session and auth middleware): no cookie, no feed."""
     from voyage.asgi import application
@@ -178,3 +206,17 @@ def test_items_after_pages_through_events_and_keeps_calls_with_their_tick(world)
     rest, *_ = items_after(run.pk, last_seq, last_call, limit=1000)
     assert [i["seq"] for i in rest if "seq" in i] == seqs[2:]
     assert [i for i in first + rest if i["kind"] == "model_error"]
+
+
+@pytest.mark.django_db
+def test_the_pages_first_feed_stops_at_the_marks_the_websocket_continues_from(world):
+    from voyage.web.feed import recent_items
+
+    run = world["run"]
+    write_tick(run, ["before"], call_error="early trouble")
+    upto = marks(run.pk)
+    write_tick(run, ["later words"], call_error="late trouble")  # commits between the marks and the page's read
+    shown = recent_items(run.pk, upto)
+    assert max(i["seq"] for i in shown if "seq" in i) == upto[0]
+    assert max(i["call"] for i in shown if "call" in i) == upto[1]
+    assert "later words" not in str(shown) and "late trouble" not in str(shown) and "before" in str(shown)

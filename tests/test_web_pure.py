@@ -2,7 +2,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from voyage.web.costs import active_ticks, percentile, projected_rest, usage_by
+from voyage.web.costs import active_ticks, percentile, projected_rest, usage_tables
 from voyage.web.feed import describe_event
 from voyage.web.runs import buttons_for
 from voyage.web.shipmap import MARKER_R, MARKER_STEP, MARKER_TOP, ROOM_H, ROOM_W, lay_out, marker_spots
@@ -64,18 +64,22 @@ def test_the_projected_cost_counts_only_the_daytime_ticks_still_to_come():
     assert projected_rest(1.0, 960, 960) == 0
 
 
-def test_usage_groups_count_failures_retries_and_latency():
-    rows = [("action", "Ann", 100, 0.01, False, 1, 10.0), ("action", "Bob", 50, 0.02, True, 3, 30.0),
-            ("trust", "Ann", 10, 0.0, False, 2, 500.0)]
-    by_purpose, by_agent = usage_by(rows, 0), usage_by(rows, 1)
-    assert by_purpose["action"] == {"calls": 2, "tokens": 150, "cost": 0.03, "failures": 1, "retries": 2,
-                                    "p50_ms": 10.0, "p95_ms": 30.0}
-    assert by_agent["Ann"]["calls"] == 2 and by_agent["Ann"]["p95_ms"] == 500.0 and by_purpose["trust"]["retries"] == 1
+def test_usage_adds_up_by_purpose_and_by_agent_with_latency_percentiles():
+    groups = [("action", "Ann", 1, 100, 0.01, 0, 0), ("action", "Bob", 1, 50, 0.02, 1, 2),
+              ("trust", "Ann", 1, 10, 0.0, 0, 1), ("bulletin", None, 1, 5, 0.0, 0, 0)]
+    latencies = [("action", "Ann", 10.0), ("action", "Bob", 30.0), ("trust", "Ann", 500.0), ("bulletin", None, 7.0)]
+    usage = usage_tables(groups, latencies)
+    assert usage["by_purpose"]["action"] == {"calls": 2, "tokens": 150, "cost": 0.03, "failures": 1, "retries": 2,
+                                             "p50_ms": 10.0, "p95_ms": 30.0, "cost_shown": "0.0300",
+                                             "p50_shown": "10", "p95_shown": "30"}
+    assert usage["by_agent"]["Ann"]["calls"] == 2 and usage["by_agent"]["Ann"]["p95_ms"] == 500.0
+    assert usage["by_agent"]["(the ship)"]["tokens"] == 5 and usage["by_purpose"]["trust"]["retries"] == 1
+    assert usage["total"]["calls"] == 4 and usage["total"]["p50_ms"] == 10.0 and usage["total"]["p95_ms"] == 500.0
 
 
 def test_the_feed_line_of_a_speech_says_who_how_loud_and_to_whom():
-    line = describe_event("communicate", "<b>hello</b>", {"volume": "whisper", "target": "bob"}, "Ann")
-    assert line == 'Ann (whisper to bob): "<b>hello</b>"'  # raw: the page escapes it
+    line = describe_event("communicate", "<b>hello</b>", {"volume": "whisper", "target": "bob"}, "Ann", {"bob": "Bob"})
+    assert line == 'Ann (whisper to Bob): "<b>hello</b>"'  # raw: the page escapes it
     assert describe_event("sleep", "", {"until": 20}, "Ann") == "Ann falls asleep until Day 1, 07:00"
 
 

@@ -14,6 +14,7 @@ the page misses nothing and gets everything once, in order. Only staff may conne
 from __future__ import annotations
 
 import asyncio
+import logging
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -24,6 +25,8 @@ from voyage.web.access import is_staff
 from voyage.web.feed import items_after, marks
 
 REFUSED, NO_SUCH_RUN, BAD_REQUEST = 4403, 4404, 4400
+RETRY_S = 1.0
+log = logging.getLogger("voyage.web")
 _items_after = database_sync_to_async(items_after)
 _marks = database_sync_to_async(marks)
 
@@ -49,10 +52,17 @@ class RunTail:
         self.ready = asyncio.Event()
 
     async def _loop(self) -> None:
-        seq, call = await _marks(self.run_id)
-        self.ready.set()
+        seq = call = None
         while self.queues:
-            items, seq, call = await _items_after(self.run_id, seq, call)
+            try:
+                if seq is None:
+                    seq, call = await _marks(self.run_id)
+                    self.ready.set()
+                items, seq, call = await _items_after(self.run_id, seq, call)
+            except Exception:  # a locked or lost database: the pages wait, they are not dropped
+                log.exception("live feed of run %s: reading new events failed; trying again", self.run_id)
+                await asyncio.sleep(RETRY_S)
+                continue
             if items:
                 for queue in list(self.queues):
                     queue.put_nowait(items)

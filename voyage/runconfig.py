@@ -50,11 +50,6 @@ GROWABLE = ("target_ticks", "budget_tokens", "budget_cost")
 CONFIG_FIELDS = ("name", "scenario", "profile", "seed", "schedule", "target_ticks", *PARAMETERS)
 
 
-def _default(name: str):
-    field = Run._meta.get_field(name)
-    return field.get_default()
-
-
 def rule_errors(values: dict) -> dict[str, str]:
     """The configuration rules across fields, over plain values (no database). Keys are field names."""
     errors = {}

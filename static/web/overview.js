@@ -28,6 +28,13 @@
     return (!f.kind || f.kind === item.kind) && (!f.room || f.room === item.room) && (!f.agent || f.agent === item.agent);
   }
 
+  function span(cls, text) {
+    const el = document.createElement("span");
+    el.className = cls;
+    el.textContent = text;
+    return el;
+  }
+
   function feedLine(item, fresh) {
     const li = document.createElement("li");
     li.className = "k-" + item.kind + (fresh ? " fresh" : "");
@@ -35,13 +42,9 @@
     li.dataset.room = item.room;
     li.dataset.agent = item.agent;
     if ("seq" in item) li.dataset.seq = item.seq; else li.dataset.call = item.call;
-    const parts = [["when", item.clock], ["kind", item.kind], ["what", item.what]];
-    for (const [cls, text] of parts) {
-      const span = document.createElement("span");
-      span.className = cls;
-      span.textContent = text;
-      li.appendChild(span);
-    }
+    const when = span("when", item.clock);
+    when.appendChild(span("where", item.room_name));
+    li.append(when, span("kind", item.kind), span("what", item.what));
     return li;
   }
 
@@ -164,33 +167,47 @@
     debounce = setTimeout(function () { travelTo(tick); }, 80);
   });
 
+  // Play: one tick after another at the chosen speed, never asking for the next tick before the
+  // last one has arrived (a long run's early ticks take the server longer than a frame).
   let playing = null;
   function stopPlaying() {
-    if (playing) clearInterval(playing);
+    if (playing) clearTimeout(playing);
     playing = null;
     playButton.textContent = "Play";
+  }
+  function playStep() {
+    const next = parseInt(slider.value, 10) + 1;
+    if (next > parseInt(slider.max, 10)) { stopPlaying(); return; }
+    slider.value = next;
+    const began = performance.now();
+    travelTo(next).finally(function () {
+      if (!playing) return;
+      playing = setTimeout(playStep, Math.max(0, 1000 / parseFloat(speed.value) - (performance.now() - began)));
+    });
   }
   playButton.addEventListener("click", function () {
     if (playing) { stopPlaying(); return; }
     playButton.textContent = "Pause";
     if (parseInt(slider.value, 10) >= parseInt(slider.max, 10)) slider.value = 0;
-    playing = setInterval(function () {
-      const next = parseInt(slider.value, 10) + 1;
-      if (next > parseInt(slider.max, 10)) { stopPlaying(); return; }
-      slider.value = next;
-      travelTo(next);
-    }, 1000 / parseFloat(speed.value));
+    playing = setTimeout(playStep, 0);
   });
   speed.addEventListener("change", function () { if (playing) { stopPlaying(); playButton.click(); } });
   document.getElementById("back-to-live").addEventListener("click", backToLive);
 
   // --- who is it ---------------------------------------------------------------------------
-  document.getElementById("shipmap").addEventListener("click", function (e) {
-    const marker = e.target.closest("circle.agent");
-    if (!marker) return;
+  function select(marker) {
     document.querySelectorAll("circle.agent.selected").forEach(function (m) { m.classList.remove("selected"); });
     marker.classList.add("selected");
     who.textContent = marker.querySelector("title").textContent;
+  }
+  const map = document.getElementById("shipmap");
+  map.addEventListener("click", function (e) {
+    const marker = e.target.closest("circle.agent");
+    if (marker) select(marker);
+  });
+  map.addEventListener("keydown", function (e) {  // markers take the focus (tabindex): Enter names them
+    const marker = e.target.closest("circle.agent");
+    if (marker && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); select(marker); }
   });
 
   // Filters: choosing one reloads the feed, filtered on the server.

@@ -17,6 +17,8 @@ Session fixtures
   `<img src=x onerror=...>` and `javascript:` payloads (hostile_openai.PAYLOADS; they would set
   document.title to hostile_openai.TITLE_PAYLOAD if they ever ran). `hostile_ticks(site, server,
   N, run_id)` continues it to N ticks, e.g. while a page is open.
+- `troubled_run`: the id of a finished 3-tick run through tests/fake_openai_server.py whose calls
+  went wrong: one model error (no answer after every retry), ACTION_FAILs and a retried call.
 - `worker`: a `manage.py qcluster` (voyage.fleet.Worker) against the site's database, started on
   first use and killed at the end of the session.
 - `staff_state`: the path of a storage-state file holding a logged-in staff session (logged in
@@ -30,22 +32,19 @@ Function fixtures
 - `staff_page`: a page in a new browser context already logged in as staff.
 - `page_watch`: what happened on `staff_page`: `.dialogs`, `.console_errors`, `.page_errors`.
 
-Every test under tests/browser is marked `browser`: `pytest tests/browser` runs them alone and
-`pytest -m "not browser"` leaves them out.
+Every test under tests/browser is marked `browser` and runs after all other tests of a session (once
+Playwright has started, its event loop holds the main thread): `pytest tests/browser` runs them
+alone and `pytest -m "not browser"` leaves them out.
 """
 from __future__ import annotations
 
-import socket
-import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from voyage.fleet import ROOT, ScratchDB, Worker, manage, manage_json, wait_for
+from voyage.fleet import ScratchDB, WebServer, Worker, manage, manage_json, wait_for
 
-DAPHNE = [sys.executable, "-m", "daphne"]
 STAFF = ("staff-tester", "staff-pass-1912")
 VISITOR = ("visitor", "visitor-pass-1912")
 
@@ -54,25 +53,17 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "browser: drives a real browser against daphne (tests/browser)")
 
 
+@pytest.hookimpl(trylast=True)  # after pytest-django's own reordering
 def pytest_collection_modifyitems(config, items):
+    """Mark the browser tests, and run them last: from the first one on, Playwright's sync API keeps
+    an event loop running in the main thread, where no other test could then start one
+    (asyncio.run, async_to_sync)."""
     here = Path(__file__).parent
-    for item in items:
-        if here in Path(str(item.fspath)).parents:
-            item.add_marker(pytest.mark.browser)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def port_open(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-            return True
-    except OSError:
-        return False
+    browser = [item for item in items if here in Path(str(item.fspath)).parents]
+    for item in browser:
+        item.add_marker(pytest.mark.browser)
+    ids = {id(item) for item in browser}
+    items[:] = [item for item in items if id(item) not in ids] + browser
 
 
 @dataclass
@@ -100,23 +91,11 @@ def site():
         manage(env, "ensure_staff")
         manage(env, "shell", "-c", "from django.contrib.auth.models import User; "
                                    f"User.objects.create_user({VISITOR[0]!r}, password={VISITOR[1]!r})")
-        port = free_port()
-        log = db.dir / "daphne.log"
-        with open(log, "ab") as out:
-            daphne = subprocess.Popen(DAPHNE + ["-b", "127.0.0.1", "-p", str(port), "voyage.asgi:application"],
-                                      env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-                                      start_new_session=True)
+        web = WebServer(env, db.dir / "daphne.log")
         try:
-            wait_for(lambda: port_open(port) or daphne.poll() is not None, timeout=60, what="daphne to listen")
-            if daphne.poll() is not None:
-                raise RuntimeError(f"daphne exited:\n{log.read_text()[-3000:]}")
-            yield Site(db=db, env=env, url=f"http://127.0.0.1:{port}", log=log)
+            yield Site(db=db, env=env, url=web.url, log=web.log_path)
         finally:
-            daphne.terminate()
-            try:
-                daphne.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                daphne.kill()
+            web.stop()
 
 
 def run_voyage(site: Site, *args: str) -> int:
@@ -145,6 +124,18 @@ def hostile_ticks(site: Site, server, ticks: int, run_id: int | None = None) -> 
 @pytest.fixture(scope="session")
 def hostile_run(site, hostile_server) -> int:
     return hostile_ticks(site, hostile_server, 6)
+
+
+@pytest.fixture(scope="session")
+def troubled_run(site) -> int:
+    """3 ticks through the fake OpenAI-compatible server: its first call fails on every attempt (a
+    model error and an ACTION_FAIL), the next answers prose (an ACTION_FAIL), the next is rate
+    limited once (a retry)."""
+    from tests.fake_openai_server import FakeOpenAI
+
+    with FakeOpenAI() as server:
+        server.force("server_error", "server_error", "server_error", "server_error", "not_json", "rate_limit")
+        return run_voyage(site, "--ticks", "3", "--base-url", server.base_url)
 
 
 @pytest.fixture(scope="session")

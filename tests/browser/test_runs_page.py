@@ -40,3 +40,14 @@ def test_the_stylesheet_is_served_by_daphne(staff_page):
     assert response.status == 200 and "svg.shipmap" in response.text()
     background = staff_page.eval_on_selector("header.site", "e => getComputedStyle(e).backgroundColor")
     assert background == "rgb(20, 38, 61)"  # #14263d from voyage.css
+
+
+def test_the_list_follows_a_running_run_without_reloading(staff_page, advancing_run):
+    staff_page.goto("/")
+    staff_page.evaluate("window.__sameDocument = true")
+    ticks = staff_page.locator(f"#run-{advancing_run} .ticks")
+    before = ticks.inner_text()
+    staff_page.wait_for_function("([sel, was]) => document.querySelector(sel).textContent !== was",
+                                 arg=[f"#run-{advancing_run} .ticks", before], timeout=15_000)
+    assert staff_page.evaluate("window.__sameDocument") is True
+    assert int(ticks.inner_text().split("/")[0]) > int(before.split("/")[0])

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -51,23 +50,17 @@ def outer(days: float, ticks: int, clients: int) -> dict:
 
 
 def _live(env: dict, ticks: int, clients: int, workdir) -> dict:
-    from voyage.fleet import MANAGE, ROOT, wait_for
+    from voyage.fleet import MANAGE, ROOT, WebServer
 
-    port = _free_port()
-    log = open(workdir / "daphne.log", "ab")
-    daphne = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                               "voyage.asgi:application"], env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    web = WebServer(env, workdir / "daphne.log")
     writer = subprocess.Popen(MANAGE + ["bench", "web", "--inner", "--step", "advance", "--ticks", str(ticks)],
                               env=env, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
-        wait_for(lambda: _port_open(port), 60, what="daphne to listen")
         run_id = json.loads(writer.stdout.readline())["run_id"]
-        return asyncio.run(_listen(f"127.0.0.1:{port}", run_id, clients, writer))
+        return asyncio.run(_listen(f"127.0.0.1:{web.port}", run_id, clients, writer))
     finally:
         writer.kill()
-        daphne.terminate()
-        daphne.wait(timeout=10)
-        log.close()
+        web.stop()
 
 
 async def _listen(host: str, run_id: int, clients: int, writer: subprocess.Popen) -> dict:
@@ -130,20 +123,6 @@ async def _log_in(session, host: str) -> None:
             headers={"Referer": f"http://{host}/accounts/login/"}, allow_redirects=False) as response:
         if response.status != 302:
             raise RuntimeError(f"bench: logging in failed ({response.status})")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _port_open(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-            return True
-    except OSError:
-        return False
 
 
 # --- inner: on the scratch database -----------------------------------------------------------

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 from memories.importance import importance_of
-from world.time import busy_ticks
 from voyage.engine.world import RunWorld
 from voyage.engine.writer import TickWriter
 from world.models import AgentState
@@ -14,6 +13,7 @@ from world.rules.actions import Action, ActionFail
 from world.rules.ladder import (FEAR, FEAR_PROP, ITEM_NAMES, NAME_PROP, OWN_NAME, SECRET, action_allowed, newly_known,
                                 rung_after_interact, rung_spec)
 from world.rules.perception import Situation, resolve_target
+from world.time import busy_ticks
 
 KILL_CHANCE_AWAKE = 0.5  # an attack on a sleeper always kills; on someone awake, half the time
 

@@ -6,10 +6,9 @@ from collections import Counter
 
 from memories import reflection, trust
 from memories.compaction import check_before_action
-from memories.context import action_messages, cues_for, writing_messages
+from memories.context import action_messages, cues_for, recalled_ids, writing_messages
 from memories.diary import rows_of_day, write_diaries
 from voyage.engine.resolve import approach, fall_asleep, hop, resolve_action
-from world.time import TICKS_PER_DAY, next_dawn, sim_clock
 from voyage.engine.world import RunWorld
 from voyage.engine.writer import TickWriter
 from voyage.gateway.base import ACTION, BULLETIN, REFLECTION, Gateway, ModelRequest
@@ -18,6 +17,7 @@ from voyage.models import Event, LLMCall
 from world.models import AgentState
 from world.rules.actions import ActionFail, parse_action
 from world.rules.ladder import OWN_NAME, SETTING
+from world.time import TICKS_PER_DAY, next_dawn, sim_clock
 
 digest_log = logging.getLogger("voyage.digest")
 
@@ -81,7 +81,7 @@ def _ready(a: AgentState, tick: int) -> bool:
     return a.alive and not a.asleep and a.busy_until_tick <= tick
 
 
-def _travel_or_collapse(world: RunWorld, w: TickWriter, a: AgentState) -> bool:
+def travel_or_collapse(world: RunWorld, w: TickWriter, a: AgentState) -> bool:
     """Moves that need no model call: a walk in progress, or sleep forced by fatigue."""
     if not a.alive or a.asleep:
         return True
@@ -107,7 +107,7 @@ def action_request(world: RunWorld, a: AgentState, tick: int):
     )
     messages = action_messages(world, a, situation, tick, cues)
     return situation, ModelRequest(purpose=ACTION, messages=messages, tick=tick, agent_id=a.id,
-                                   agent_key=a.persona.key, hints=hints)
+                                   agent_key=a.persona.key, hints=hints, recalled=recalled_ids(world, a))
 
 
 def settle(world: RunWorld, w: TickWriter, a: AgentState, situation, request, answer) -> None:
@@ -124,7 +124,7 @@ def act_sequentially(world: RunWorld, w: TickWriter, gateway: Gateway, order: li
     """The seed's schedule: one after another; later agents perceive what earlier ones did."""
     for aid in order:
         a = world.agents[aid]
-        if _travel_or_collapse(world, w, a):
+        if travel_or_collapse(world, w, a):
             continue
         check_before_action(world, w, a, gateway)  # compaction: soft queues a job, hard compacts now
         situation, request = action_request(world, a, w.tick)
@@ -132,26 +132,29 @@ def act_sequentially(world: RunWorld, w: TickWriter, gateway: Gateway, order: li
 
 
 def act_simultaneously(world: RunWorld, w: TickWriter, gateway: Gateway, order: list[int]) -> None:
-    """Everyone decides on the same tick-start snapshot; calls run concurrently; actions then resolve
-    in the seeded order (a target that has gone by then is an ACTION_FAIL)."""
+    """Everyone decides on the same tick-start snapshot; actions then resolve in the seeded order (a
+    target that has gone by then is an ACTION_FAIL). Each call starts as soon as its prompt is built,
+    in the seeded order, and each answer resolves as soon as those before it have: the tick takes
+    about one call's latency, not the slowest call plus all the prompts and resolutions after it."""
     agents = [world.agents[aid] for aid in order]
     deciding = [a for a in agents if _ready(a, w.tick) and a.destination_id is None
                 and a.fatigue < world.run.fatigue_limit]  # the rest walk on or collapse, as below
     for a in deciding:
         check_before_action(world, w, a, gateway)  # compaction: soft queues a job, hard compacts now
-    asked = {a.id: action_request(world, a, w.tick) for a in deciding}
-    answers = gateway.complete_many([req for _, req in asked.values()]) if asked else []
-    answered = dict(zip(asked, answers))
+    asked = {}
+    for a in deciding:  # every prompt is built before anything resolves: the tick-start snapshot
+        situation, request = action_request(world, a, w.tick)
+        asked[a.id] = (situation, request, gateway.start(request))
     for aid in order:
         a = world.agents[aid]
-        if aid in answered:
-            situation, request = asked[aid]
+        if aid in asked:
+            situation, request, call = asked[aid]
             if a.alive:
-                settle(world, w, a, situation, request, answered[aid])
+                settle(world, w, a, situation, request, call.result())
             else:
-                w.call(request, answered[aid], LLMCall.SKIPPED, "died before the action resolved")
+                w.call(request, call.result(), LLMCall.SKIPPED, "died before the action resolved")
         else:
-            _travel_or_collapse(world, w, a)
+            travel_or_collapse(world, w, a)
 
 
 # --- 3. social attrition -------------------------------------------------------------------

@@ -34,7 +34,9 @@ class HotLine:
 
 
 class RunWorld:
-    def __init__(self, run: Run):
+    def __init__(self, run: Run, minds: list[int] | None = None):
+        """`minds`: the agents whose memory (hot window, working memory) to load; all by default.
+        The inspector loads one, to build that agent's context without reading everyone's."""
         self.run = run
         self.seed = run.seed
         scenario = run.scenario
@@ -56,11 +58,12 @@ class RunWorld:
             self.soul.setdefault(entry.persona_id, []).append(entry.text)
         self.hot: dict[int, deque[HotLine]] = {}
         limit = run.hot_memory_limit
-        for aid in self.agents:
+        minds = list(self.agents) if minds is None else minds
+        for aid in minds:
             rows = (Memory.objects.filter(agent_id=aid).order_by("-id")
                     .values_list("tick", "kind", "text", "importance", "depth", "id")[:limit])
             self.hot[aid] = deque((HotLine(*r) for r in reversed(rows)), maxlen=limit)
-        self.memory = WorkingMemory(run, self.agents)  # compaction counters, summaries, latest dream
+        self.memory = WorkingMemory(run, minds)  # compaction counters, summaries, latest dream
         last = Event.objects.filter(run=run).order_by("-seq").values_list("seq", flat=True).first()
         self._seq = -1 if last is None else last
         self.since_digest: list[Event] = []  # the events since the last digest (or since this load)

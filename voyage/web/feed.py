@@ -7,10 +7,11 @@ escapes it and the JavaScript inserts it with textContent.
 """
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import Max, Q
 
-from world.time import sim_clock
 from voyage.models import Event, LLMCall
+from world.models import AgentState
+from world.time import sim_clock
 
 EVENT_FIELDS = ("seq", "tick", "kind", "text", "data", "actor__persona__key", "actor__persona__display_name",
                 "room__key", "room__name")
@@ -21,10 +22,12 @@ CALL_KINDS = (MODEL_ERROR, MODEL_RETRY)
 TROUBLE = Q(answered=False) | Q(attempts__gt=1)  # the calls the feed shows
 
 
-def describe_event(kind: str, text: str, data: dict, actor: str) -> str:
-    """One line saying what happened, as staff read it (every word, every monologue is theirs)."""
+def describe_event(kind: str, text: str, data: dict, actor: str, names: dict[str, str] | None = None) -> str:
+    """One line saying what happened, as staff read it (every word, every monologue is theirs).
+    `names`: persona key -> display name, for the people an event names by key."""
     if kind == "communicate":
-        to = f" to {data['target']}" if data.get("target") else ""
+        target = data.get("target")
+        to = f" to {(names or {}).get(target, target)}" if target else ""
         return f'{actor} ({data.get("volume", "normal")}{to}): "{text}"'
     if kind == "wake":
         return f"{actor} wakes"
@@ -40,13 +43,18 @@ def describe_event(kind: str, text: str, data: dict, actor: str) -> str:
     return text
 
 
-def event_item(row: dict) -> dict:
+def names_in(run_id: int) -> dict[str, str]:
+    """persona key -> display name, for a run's cast."""
+    return dict(AgentState.objects.filter(run_id=run_id).values_list("persona__key", "persona__display_name"))
+
+
+def event_item(row: dict, names: dict[str, str]) -> dict:
     actor = row["actor__persona__display_name"] or ""
     return {
         "seq": row["seq"], "tick": row["tick"], "clock": sim_clock(row["tick"]), "kind": row["kind"],
         "agent": row["actor__persona__key"] or "", "agent_name": actor,
         "room": row["room__key"] or "", "room_name": row["room__name"] or "",
-        "what": describe_event(row["kind"], row["text"], row["data"] or {}, actor or "—"),
+        "what": describe_event(row["kind"], row["text"], row["data"] or {}, actor or "—", names),
     }
 
 
@@ -70,7 +78,7 @@ def merged(events: list[dict], calls: list[dict]) -> list[dict]:
 def marks(run_id: int) -> tuple[int, int]:
     """(last event seq, last call id) of a run: where a live page starts listening."""
     seq = Event.objects.filter(run_id=run_id).order_by("-seq").values_list("seq", flat=True).first()
-    call = LLMCall.objects.filter(run_id=run_id).order_by("-id").values_list("id", flat=True).first()
+    call = LLMCall.objects.filter(run_id=run_id).aggregate(last=Max("id"))["last"]  # from an index on run
     return (-1 if seq is None else seq), (call or 0)
 
 
@@ -84,12 +92,16 @@ def items_after(run_id: int, after_seq: int, after_call: int, limit: int = 500) 
     calls = list(calls.values(*CALL_FIELDS))
     last_seq = events[-1]["seq"] if events else after_seq
     last_call = calls[-1]["id"] if calls else after_call
-    return merged([event_item(e) for e in events], [call_item(c) for c in calls]), last_seq, last_call
+    names = names_in(run_id) if events else {}
+    return merged([event_item(e, names) for e in events], [call_item(c) for c in calls]), last_seq, last_call
 
 
-def recent_items(run_id: int, *, kind: str = "", room: str = "", agent: str = "", limit: int = 200) -> list[dict]:
-    """The newest `limit` items matching the filters, oldest first (the page's initial feed)."""
-    events = Event.objects.filter(run_id=run_id)
+def recent_items(run_id: int, upto: tuple[int, int], *, kind: str = "", room: str = "", agent: str = "",
+                 limit: int = 200) -> list[dict]:
+    """The newest `limit` items matching the filters, oldest first, up to the marks `upto` (last
+    seq, last call id): the page's initial feed, which the websocket continues from those marks
+    (without the cap, a tick committed between reading the marks and the items would show twice)."""
+    events = Event.objects.filter(run_id=run_id, seq__lte=upto[0])
     calls = LLMCall.objects.filter(TROUBLE, run_id=run_id)
     if kind in CALL_KINDS:
         events = events.none()
@@ -99,10 +111,20 @@ def recent_items(run_id: int, *, kind: str = "", room: str = "", agent: str = ""
     if room:
         events, calls = events.filter(room__key=room), calls.none()
     if agent:
-        events, calls = events.filter(actor__persona__key=agent), calls.filter(agent__persona__key=agent)
+        agent_ids = AgentState.objects.filter(run_id=run_id, persona__key=agent).values("id")
+        events, calls = events.filter(actor_id__in=agent_ids), calls.filter(agent_id__in=agent_ids)
     newest_events = list(events.order_by("-seq").values(*EVENT_FIELDS)[:limit])
-    newest_calls = list(calls.order_by("-id").values(*CALL_FIELDS)[:limit])
-    items = merged([event_item(e) for e in newest_events], [call_item(c) for c in newest_calls])
+    names = names_in(run_id)
+    items = merged([event_item(e, names) for e in newest_events],
+                   [call_item(c) for c in newest_calls(calls, upto[1], limit)])
     return items[-limit:]
+
+
+def newest_calls(calls, upto: int, limit: int) -> list[dict]:
+    """The newest of these calls up to id `upto`. Their ids come from the run's usage index
+    (llm_call_usage holds answered and attempts), and are cut at `upto` here rather than in SQL:
+    given an id range, SQLite walks the table's wide rows (prompt and answer) instead."""
+    ids = sorted(i for i in calls.order_by().values_list("id", flat=True) if i <= upto)[-limit:]
+    return list(LLMCall.objects.filter(id__in=ids).order_by("id").values(*CALL_FIELDS))
 
 

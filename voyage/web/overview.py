@@ -3,11 +3,11 @@ agent's rung and state, model usage; and `/runs/<id>/ship.json?tick=N`, the ship
 (time travel) or now, which the page's JavaScript draws on the map."""
 from __future__ import annotations
 
-from django.db.models import F
+from django.db import connection
+from django.db.models import Count, F, Q, Sum
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
 
-from world.time import sim_clock
 from voyage.models import Event, LLMCall, Run
 from voyage.web import costs, feed
 from voyage.web.access import staff_required
@@ -15,8 +15,9 @@ from voyage.web.runs import buttons_for
 from voyage.web.shipmap import lay_out, marker_spots
 from voyage.web.timetravel import STATE_KINDS, AgentAt, LoggedEvent, committed_as, ship_after
 from world.models import AgentState, Exit, Room
+from world.time import sim_clock
 
-FEED_LIMIT = 200
+FEED_LIMIT = 150
 
 
 def ship_layout(run: Run):
@@ -26,9 +27,9 @@ def ship_layout(run: Run):
 
 
 def cast_of(run: Run) -> dict[str, dict]:
-    """persona key -> what never changes during a run: name, home room, the agent row's id."""
+    """persona key -> what never changes during a run: name and home room."""
     rows = AgentState.objects.filter(run=run).order_by("persona__key").values(
-        "id", "persona__key", "persona__display_name", "persona__home_node__key")
+        "persona__key", "persona__display_name", "persona__home_node__key")
     return {r["persona__key"]: {"name": r["persona__display_name"], "home": r["persona__home_node__key"]}
             for r in rows}
 
@@ -59,18 +60,32 @@ def markers(run: Run, layout, cast: dict[str, dict], ship: dict[str, AgentAt], r
 def events_of_commit(run: Run, tick: int) -> list[dict]:
     """What happened in the tick that committed as `tick` (see timetravel.committed_as)."""
     rows = Event.objects.filter(run=run, tick__in=(tick - 1, tick)).order_by("seq").values(*feed.EVENT_FIELDS)
-    return [feed.event_item(r) for r in rows if committed_as(r["tick"], r["kind"]) == tick]
+    names = feed.names_in(run.pk)
+    return [feed.event_item(r, names) for r in rows if committed_as(r["tick"], r["kind"]) == tick]
 
 
 def usage_of(run: Run) -> dict:
-    rows = list(LLMCall.objects.filter(run=run).order_by().values_list(
-        "purpose", "agent__persona__display_name", F("prompt_tokens") + F("completion_tokens"), "cost",
-        "answered", "outcome", "attempts", "latency_ms"))
-    rows = [(p, a, tokens, float(cost), not answered or outcome == LLMCall.ACTION_FAIL, attempts, latency)
-            for p, a, tokens, cost, answered, outcome, attempts, latency in rows]
-    total = costs.usage_by([("all", None, *r[2:]) for r in rows], 0).get("all", costs.Usage().figures())
-    return {"total": total, "by_purpose": costs.usage_by(rows, 0), "by_agent": costs.usage_by(rows, 1),
-            "projected_rest": costs.projected_rest(total["cost"], run.tick, run.target_ticks)}
+    """Totals by SQL (one row per purpose and agent), latencies as one column for the percentiles."""
+    names = dict(AgentState.objects.filter(run=run).values_list("id", "persona__display_name"))
+    calls = LLMCall.objects.filter(run=run).order_by()
+    groups = calls.values("purpose", "agent_id").annotate(
+        n=Count("id"), tokens=Sum(F("prompt_tokens") + F("completion_tokens")), cost=Sum("cost"),
+        failures=Count("id", filter=Q(answered=False) | Q(outcome=LLMCall.ACTION_FAIL)),
+        retries=Sum(F("attempts") - 1))
+    usage = costs.usage_tables(
+        [(g["purpose"], g["agent_id"], g["n"], g["tokens"] or 0, float(g["cost"] or 0), g["failures"], g["retries"] or 0)
+         for g in groups], plain_rows(calls.values_list("purpose", "agent_id", "latency_ms")), names)
+    usage["projected_rest"] = costs.projected_rest(usage["total"]["cost"], run.tick, run.target_ticks)
+    return usage
+
+
+def plain_rows(queryset) -> list[tuple]:
+    """The rows of a values_list query as the database driver gives them: for tens of thousands of
+    plain columns, the ORM's per-row conversion costs more than the query."""
+    sql, params = queryset.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
 def rung_names(run: Run) -> dict[int, str]:
@@ -86,7 +101,7 @@ def overview(request, run_id: int):
     cast = cast_of(run)
     names = rung_names(run)
     agents = markers(run, layout, cast, ship_now(run), names)
-    items = feed.recent_items(run.pk, limit=FEED_LIMIT, **filters)
+    items = feed.recent_items(run.pk, (last_seq, last_call), limit=FEED_LIMIT, **filters)
     usage = usage_of(run)
     kinds = sorted(set(Event.objects.filter(run=run).order_by().values_list("kind", flat=True).distinct())
                    | set(feed.CALL_KINDS))

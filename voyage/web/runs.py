@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.db.models import Count, F, Sum
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from voyage import control
-from world.time import sim_clock
 from voyage.models import LLMCall, Run
 from voyage.web.access import staff_required
+from world.time import sim_clock
 
 VERBS = {"start": control.start, "pause": control.pause, "resume": control.resume, "stop": control.stop}
 
@@ -46,10 +46,24 @@ def run_rows(runs) -> list[dict]:
     return rows
 
 
+def all_rows() -> list[dict]:
+    return run_rows(list(Run.objects.select_related("scenario", "profile").order_by("-pk")))
+
+
 @staff_required
 def runs_list(request):
-    runs = list(Run.objects.select_related("scenario", "profile").order_by("-pk"))
-    return render(request, "web/runs.html", {"rows": run_rows(runs)})
+    return render(request, "web/runs.html", {"rows": all_rows()})
+
+
+@staff_required
+def runs_json(request):
+    """What the runs list shows, for its script to keep the page current."""
+    return JsonResponse({"runs": [{
+        "id": row["run"].pk, "state": row["run"].state, "clock": row["clock"],
+        "ticks": f"{row['run'].tick}/{row['run'].target_ticks}", "progress_pct": row["progress_pct"],
+        "calls": str(row["calls"]), "tokens": str(row["tokens"]), "cost": f"{row['cost']:.4f}",
+        "problem": row["problem"][:200],
+    } for row in all_rows()]})
 
 
 @staff_required
