@@ -12,21 +12,24 @@ from django.core.wsgi import get_wsgi_application
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
+from voyage.api.schemas import MAX_ID
+
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", get_wsgi_application())
 REAL: dict = {}
 
 
 @schema.hook
 def map_path_parameters(context, path_parameters):
-    """Even generated ids and keys of even length point at the session's run, agent and room."""
+    """Valid even ids, and valid keys of even length, point at the session's run, agent and room.
+    Invalid values are left alone: they are the negative cases, which must stay invalid."""
     if not REAL or not path_parameters:
         return path_parameters
     run_id = path_parameters.get("run_id")
-    if isinstance(run_id, int) and run_id % 2 == 0:
+    if isinstance(run_id, int) and not isinstance(run_id, bool) and 1 <= run_id <= MAX_ID and run_id % 2 == 0:
         path_parameters["run_id"] = REAL["run"]
     for name in ("key", "room"):
         value = path_parameters.get(name)
-        if isinstance(value, str) and len(value) % 2 == 0:
+        if isinstance(value, str) and 0 < len(value) <= 60 and len(value) % 2 == 0:
             path_parameters[name] = REAL[name]
     return path_parameters
 

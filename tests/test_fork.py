@@ -26,27 +26,27 @@ def event_lines(run: Run) -> list[str]:
 @pytest.fixture
 def source():
     run = create_run(Scenario.objects.get(slug="1912"), seed=1912, target_ticks=TICKS)
-    return advance(run, TICKS)
+    return advance(run, TICKS, memory_inline=True)  # its memory calls are recorded, for the forks to replay
 
 
 def test_a_fork_replays_the_first_ticks_exactly_then_goes_on(source):
-    made = fork(source, AT, target_ticks=TICKS)
+    made = fork(source, AT, target_ticks=TICKS, memory_inline=True)
     assert (made.forked_from_id, made.fork_tick, made.tick, made.replay_of_id) == (source.pk, AT, AT, None)
     assert made.state == Run.PAUSED and made.seed == source.seed
     at_fork = event_lines(made)
     assert at_fork == event_lines(source)[:len(at_fork)]
     assert Event.objects.filter(run=source, seq__gte=len(at_fork)).exclude(tick__gte=AT).count() == 0
 
-    advance(made, TICKS)  # live from here (the offline model, the same seed): it goes on
+    advance(made, TICKS, memory_inline=True)  # live from here (the offline model, the same seed): it goes on
     assert made.tick == TICKS and len(event_lines(made)) > len(at_fork)
     assert event_lines(made)[:len(at_fork)] == at_fork
 
 
 def test_a_fork_with_another_seed_diverges_after_the_fork_tick_and_not_before(source):
-    made = fork(source, AT, seed=source.seed + 1, target_ticks=TICKS)
+    made = fork(source, AT, seed=source.seed + 1, target_ticks=TICKS, memory_inline=True)
     at_fork = event_lines(made)
     original = event_lines(source)
-    advance(made, TICKS)
+    advance(made, TICKS, memory_inline=True)
     after = event_lines(made)
     assert after[:len(at_fork)] == original[:len(at_fork)]
     assert after[len(at_fork):] != original[len(at_fork):]

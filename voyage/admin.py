@@ -234,3 +234,9 @@ class LLMCallAdmin(ReadOnlyAdmin):
         return format_html('<pre style="white-space: pre-wrap">{}</pre>', prompt_text(obj.prompt))
 
 from voyage import admin_tokens  # noqa: E402,F401  (API tokens: voyage/admin_tokens.py)
+
+# Export and fork (voyage/admin_export.py).
+from voyage.admin_export import ForkActionForm, export_run_action, fork_run_action  # noqa: E402
+
+RunAdmin.actions = [*RunAdmin.actions, export_run_action, fork_run_action]
+RunAdmin.action_form = ForkActionForm

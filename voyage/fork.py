@@ -28,9 +28,12 @@ def message(exc: ValidationError) -> str:
 
 
 def fork(source: Run, at_tick: int, *, seed: int | None = None, profile: ModelProfile | str | None = None,
-         target_ticks: int | None = None, params: dict | None = None, name: str = "") -> Run:
+         target_ticks: int | None = None, params: dict | None = None, name: str = "",
+         memory_inline: bool = False) -> Run:
     """The fork, replayed to `at_tick` and paused there (finished if its length is `at_tick`).
-    Unset settings are the source's; the live ones are checked as the admin checks a run's."""
+    Unset settings are the source's; the live ones are checked as the admin checks a run's.
+    `memory_inline`: do the replayed ticks' memory jobs here, answered from the source's recorded
+    memory calls (as `run_voyage` does them), rather than queue them for the memory cluster."""
     if not 0 < at_tick <= source.tick:
         raise ForkError(f"run {source.pk} has {source.tick} committed ticks: fork it at a tick from 1 to {source.tick}")
     config = run_config(source)
@@ -53,7 +56,7 @@ def fork(source: Run, at_tick: int, *, seed: int | None = None, profile: ModelPr
                      fork_tick=at_tick, name=name or f"fork of run {source.pk} at tick {at_tick}", **replayed)
     Run.objects.filter(pk=run.pk).update(state=Run.RUNNING)
     try:
-        advance(run, at_tick)
+        advance(run, at_tick, memory_inline=memory_inline)
     except BaseException as exc:
         Run.objects.filter(pk=run.pk).update(state=Run.FAILED, error=f"replaying the fork: {type(exc).__name__}: {exc}")
         raise

@@ -128,3 +128,6 @@ if VOYAGE_FEED_POLL_MS < 1:
 
 # Run fixtures (voyage/export): JSON Lines whose loading looks each natural key up once per file.
 SERIALIZATION_MODULES = {"jsonl": "voyage.export.jsonl"}
+
+# The API docs (/api/docs) serve Swagger UI from django-ninja's own static files, never a CDN.
+INSTALLED_APPS += ["ninja"]

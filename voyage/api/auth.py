@@ -4,12 +4,12 @@ else gets 401, whatever they ask for: the CSRF check only runs once a staff sess
 an anonymous POST is a 401 too, never a 403."""
 from __future__ import annotations
 
+from django.conf import settings
 from django.utils import timezone
 from ninja.errors import HttpError
 from ninja.security import APIKeyCookie, APIKeyHeader
 from ninja.utils import check_csrf
 
-from django.conf import settings
 from voyage.models import ApiToken
 
 

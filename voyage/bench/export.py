@@ -37,7 +37,7 @@ def outer(days: float) -> dict:
         loaded = manage(target.env(), "voyage_status")
         if str(run["ticks"]) not in loaded:
             raise RuntimeError(f"the loaded run is not there:\n{loaded}")
-        return {"bench": "export", "days": days, "rows": run["memories"] + run["llm_calls"],
+        return {"bench": "export", "days": days,
                 "export_s": round(export_s, 2), "import_s": round(import_s, 2),
                 "fixture_mb": round(fixture.stat().st_size / 1e6, 2),
                 "peak_rss_mb": round(max(export_rss, import_rss), 1)}

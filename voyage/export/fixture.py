@@ -10,8 +10,8 @@ slug: where the same scenario is installed already, `loaddata` finds each of its
 key and updates it in place (no copy is made; the fixture's text wins where they differ); elsewhere
 it is created. Memory-row references are written as row numbers (see rows.py).
 
-The run is written paused and unclaimed (a worker elsewhere must not think it is running), without
-`replay_of`/`forked_from` (those runs are not in the fixture). Rows stream from the database in
+Only a run that is not queued or running is exported (its rows would change while they are read).
+It is written unclaimed, without `replay_of`/`forked_from` (those runs are not in the fixture). Rows stream from the database in
 chunks and out through gzip, so memory stays bounded whatever the run's size.
 """
 from __future__ import annotations
@@ -64,12 +64,8 @@ def scenario_rows(scenario) -> Iterator:
 
 
 def run_row(run):
-    """The run as it should arrive: paused and unclaimed, with no links to runs left behind."""
-    from voyage.models import Run
-
+    """The run as it should arrive: unclaimed, with no links to runs left behind."""
     row = copy.copy(run)
-    if row.state in (Run.QUEUED, Run.RUNNING):
-        row.state = Run.PAUSED
     row.claimed_by, row.heartbeat_at = "", None
     row.replay_of = row.forked_from = None
     return row
@@ -147,6 +143,12 @@ def fixture_rows(run) -> Iterator:
 
 
 def write_fixture(run, out: IO[str]) -> None:
+    from voyage.models import Run
+
+    if run.state in (Run.QUEUED, Run.RUNNING):
+        # Its rows would change while they are read: the file could hold half a tick.
+        raise ExportError(f"run {run.pk} is {run.state}: pause it first (manage.py voyage_control pause {run.pk}, "
+                          f"or the admin's pause action), then export it")
     FixtureSerializer().serialize(fixture_rows(run), stream=out, use_natural_foreign_keys=True,
                                   use_natural_primary_keys=True)
 
@@ -157,5 +159,10 @@ def export_run(run, path: str) -> None:
     if not str(path).endswith(SUFFIX):
         raise ExportError(f"name the fixture *{SUFFIX}: loaddata reads the format from the name "
                           f"(JSON Lines, gzip-compressed), e.g. run-{run.pk}{SUFFIX}")
-    with gzip.open(path, "wt", encoding="utf-8", compresslevel=1) as out:  # prompts are zlib already
+    write_gzip(run, path)
+
+
+def write_gzip(run, target) -> None:
+    """The fixture, gzip-compressed, into a path or an open binary file (left open)."""
+    with gzip.open(target, "wt", encoding="utf-8", compresslevel=1) as out:  # prompts are zlib already
         write_fixture(run, out)

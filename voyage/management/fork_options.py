@@ -48,6 +48,7 @@ def fork_from_options(options, target_from) -> Run:
         params["malformed_rate"] = options["malformed_rate"]
     try:
         return fork(source, options["at_tick"], seed=options.get("seed"), profile=profile,
-                    target_ticks=target_from(options, source.target_ticks), params=params)
+                    target_ticks=target_from(options, source.target_ticks), params=params,
+                    memory_inline=not options.get("memory_worker"))
     except ForkError as exc:
         raise CommandError(str(exc)) from exc

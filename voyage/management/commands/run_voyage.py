@@ -10,9 +10,9 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from voyage.engine.runner import Stopwatch, advance, create_run, run_summary
+from voyage.management.fork_options import add_fork_options, fork_from_options
 from voyage.gateway.openai_client import GatewayConfigError
 from voyage.gateway.replay import ReplayMissing
-from voyage.management.fork_options import add_fork_options, fork_from_options
 from voyage.management.model_options import (add_model_options, budget_from_options, profile_from_options,
                                              replay_fields, replay_source)
 from voyage.models import Run

@@ -12,7 +12,7 @@ def give_uuids(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("memories", "0004_recall_index")]
+    dependencies = [("memories", "0006_pending_memory_jobs")]
 
     operations = [
         migrations.AddField("memorysummary", "uuid", models.UUIDField(null=True, editable=False)),

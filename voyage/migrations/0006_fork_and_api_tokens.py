@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('voyage', '0003_models_budget_replay'),
+        ('voyage', '0005_llmcall_recalled'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
