@@ -3,9 +3,6 @@ another in grid order, one progress bar over all their ticks, memory jobs run in
 runner runs them, the budget checked before each run."""
 from __future__ import annotations
 
-import contextlib
-import logging
-
 from django.utils import timezone
 
 from voyage.engine.runner import advance
@@ -13,22 +10,6 @@ from voyage.models import Run
 from voyage.progress import ProgressBar
 from voyage.studies.models import Study, StudyRun
 from voyage.studies.scheduler import SETTLED, budget_reached, stop_for_budget
-
-
-@contextlib.contextmanager
-def memory_jobs_inline():
-    """Compaction and dream jobs run at once, in this process (django-q2 sync), as in a batch run:
-    with no memory worker, queued jobs would never run."""
-    from django_q.conf import Conf
-
-    chatter = logging.getLogger("django-q")  # an INFO line per job would bury the progress bar
-    old, old_level, Conf.SYNC = Conf.SYNC, chatter.level, True
-    chatter.setLevel(logging.WARNING)
-    try:
-        yield
-    finally:
-        Conf.SYNC = old
-        chatter.setLevel(old_level)
 
 
 def _todo(study: Study) -> list[StudyRun]:
@@ -44,32 +25,31 @@ def run_study(study: Study, stream=None) -> dict:
     position = {"run": None}
     bar = ProgressBar(0, total, stream, describe=lambda _: f"run {position['run']}")
     ran = []
-    with memory_jobs_inline():
-        for i, member in enumerate(todo):
-            if why := budget_reached(study):
-                stop_for_budget(study, why, [m for m in todo[i:] if m.started_at is None])
-                break
-            run = member.run
-            position["run"] = run.pk
-            if member.started_at is None:
-                StudyRun.objects.filter(pk=member.pk).update(started_at=timezone.now())
-            Run.objects.filter(pk=run.pk).update(state=Run.RUNNING, error="", pause_reason="")
-            run.state, run.pause_reason = Run.RUNNING, ""
-            first, offset = run.tick, done
-            try:
-                advance(run, run.target_ticks, on_tick=lambda t: bar(offset + t - first))
-            except BaseException as exc:
-                interrupted = isinstance(exc, KeyboardInterrupt)
-                Run.objects.filter(pk=run.pk).update(state=Run.PAUSED if interrupted else Run.FAILED,
-                                                     error=f"{type(exc).__name__}: {exc}")
-                if interrupted:
-                    raise
-                ran.append(run.pk)
-                continue
-            if run.state != Run.PAUSED:  # paused: its own budget ran out, and advance() said why
-                Run.objects.filter(pk=run.pk).update(state=Run.FINISHED)
-            done += run.target_ticks - first
+    for i, member in enumerate(todo):
+        if why := budget_reached(study):
+            stop_for_budget(study, why, [m for m in todo[i:] if m.started_at is None])
+            break
+        run = member.run
+        position["run"] = run.pk
+        if member.started_at is None:
+            StudyRun.objects.filter(pk=member.pk).update(started_at=timezone.now())
+        Run.objects.filter(pk=run.pk).update(state=Run.RUNNING, error="", pause_reason="")
+        run.state, run.pause_reason = Run.RUNNING, ""
+        first, offset = run.tick, done
+        try:
+            advance(run, run.target_ticks, on_tick=lambda t: bar(offset + t - first), memory_inline=True)
+        except BaseException as exc:
+            interrupted = isinstance(exc, KeyboardInterrupt)
+            Run.objects.filter(pk=run.pk).update(state=Run.PAUSED if interrupted else Run.FAILED,
+                                                 error=f"{type(exc).__name__}: {exc}")
+            if interrupted:
+                raise
             ran.append(run.pk)
+            continue
+        if run.state != Run.PAUSED:  # paused: its own budget ran out, and advance() said why
+            Run.objects.filter(pk=run.pk).update(state=Run.FINISHED)
+        done += run.target_ticks - first
+        ran.append(run.pk)
     study.refresh_from_db()
     if study.state == Study.RUNNING and not _todo(study):
         Study.objects.filter(pk=study.pk).update(state=Study.FINISHED)
