@@ -232,3 +232,11 @@ class LLMCallAdmin(ReadOnlyAdmin):
         from voyage.gateway.prompts import prompt_text
 
         return format_html('<pre style="white-space: pre-wrap">{}</pre>', prompt_text(obj.prompt))
+
+from voyage import admin_tokens  # noqa: E402,F401  (API tokens: voyage/admin_tokens.py)
+
+# Export and fork (voyage/admin_export.py).
+from voyage.admin_export import ForkActionForm, export_run_action, fork_run_action  # noqa: E402
+
+RunAdmin.actions = [*RunAdmin.actions, export_run_action, fork_run_action]
+RunAdmin.action_form = ForkActionForm

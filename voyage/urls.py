@@ -7,4 +7,10 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("voyage.web.urls")),
+    path("studies/", include("voyage.studies.urls")),
 ]
+
+# The API (voyage/api): /api/, schema at /api/openapi.json, docs at /api/docs.
+from voyage.api.site import api  # noqa: E402
+
+urlpatterns.insert(0, path("api/", api.urls))

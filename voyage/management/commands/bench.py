@@ -5,6 +5,8 @@
     python manage.py bench concurrency --latency-ms 200 --ticks 5
     python manage.py bench worker --runs 4 --workers 2 --ticks 200
     python manage.py bench web --days 3 --clients 50
+    python manage.py bench export --days 3
+    python manage.py bench study --runs 4 --workers 2 --days 1
 """
 import json
 
@@ -18,8 +20,8 @@ class Command(BaseCommand):
     help = "Run a benchmark and print one JSON line of figures."
 
     def add_arguments(self, parser):
-        parser.add_argument("which", choices=["engine", "memory", "concurrency", "worker", "web"])
-        parser.add_argument("--days", type=float, help="engine, memory: simulated days (1); web: of the run whose pages are timed (3)")
+        parser.add_argument("which", choices=["engine", "memory", "concurrency", "worker", "web", "export", "study"])
+        parser.add_argument("--days", type=float, help="engine, memory, export, study: simulated days (1); web: of the run whose pages are timed (3)")
         parser.add_argument("--schedule", default="sequential", choices=["sequential", "simultaneous"])
         parser.add_argument("--ticks", type=int, help="concurrency: ticks timed per schedule (5); worker: per run (200)")
         parser.add_argument("--latency-ms", type=float, default=200, help="concurrency: the server's latency per call")
@@ -36,7 +38,7 @@ class Command(BaseCommand):
         ticks = options["ticks"] if options["ticks"] is not None else DEFAULT_TICKS.get(which)
         if options["days"] is None:
             options["days"] = DEFAULT_DAYS.get(which, 1)
-        if which in ("engine", "memory", "web") and options["days"] <= 0:
+        if which in ("engine", "memory", "web", "export") and options["days"] <= 0:
             raise CommandError("--days must be positive")
         if which == "engine":
             from voyage.bench import engine
@@ -46,6 +48,10 @@ class Command(BaseCommand):
             from voyage.bench import memory
 
             figures = (memory.inner if options["inner"] else memory.outer)(options["days"])
+        elif which == "export":  # a run's fixture: export_run, then loaddata into a fresh database
+            from voyage.bench import export
+
+            figures = export.outer(options["days"])
         elif which == "concurrency":
             from voyage.bench import concurrency
 
@@ -65,6 +71,13 @@ class Command(BaseCommand):
             else:
                 web.advance_fresh_run(ticks)
                 return
+        elif which == "study":  # an offline study on worker processes, then all its measures
+            from voyage.bench import study
+
+            if min(options["runs"], options["workers"]) < 1 or options["days"] <= 0:
+                raise CommandError("--runs, --workers and --days must be positive")
+            figures = (study.inner if options["inner"] else study.outer)(options["runs"], options["workers"],
+                                                                         options["days"])
         else:
             from voyage.bench import worker
 
