@@ -52,7 +52,7 @@ def test_an_action_the_rung_forbids_is_an_action_fail():
     step(run, ScriptedGateway({attacker: act("attack", "someone (unknown 1)")}))
     call = LLMCall.objects.get(run=run, purpose="action")
     assert call.outcome == LLMCall.ACTION_FAIL
-    assert call.detail == f"your state of mind ({panic.name}) does not allow attack"
+    assert call.detail == f"your state of mind (rung {panic.level}, {panic.name}) does not allow attack"
     assert memories(run, attacker, kind="action_fail") == [f"ACTION_FAIL: {call.detail}. You lose a minute."]
     assert agent(run, victim).alive and not memories(run, victim) and not events(run, "death")
     assert agent(run, attacker).busy_until_tick == 101  # one minute lost: free again next tick
