@@ -134,7 +134,10 @@ def run_rows(run) -> Iterator:
         if row.room_id is not None:
             row.room = rooms[row.room_id]
         yield row
-    yield from of_run(LLMCall, "agent")
+    for row in of_run(LLMCall, "agent"):
+        if row.recalled:
+            row.recalled = numbers.all_of(row.recalled)
+        yield row
 
 
 def fixture_rows(run) -> Iterator:

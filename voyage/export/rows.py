@@ -1,8 +1,8 @@
 """Memory-row references that survive a move between databases.
 
-Summaries and dreams name the range of raw rows they cover (`first_row`, `last_row`) and a
-reflection names its evidence, all by `memory_stream` id, and compaction goes on from those ids
-when the run continues. Ids differ in another database, so a fixture writes each reference as a
+Summaries and dreams name the range of raw rows they cover (`first_row`, `last_row`), a reflection
+names its evidence and a model call the rows recalled into its prompt, all by `memory_stream` id,
+and compaction goes on from those ids when the run continues. Ids differ in another database, so a fixture writes each reference as a
 *row number*: -(n + 1) for the agent's n-th row (0-based, in id order). Real ids are positive, so
 a negative value can only be a row number. While `loaddata` saves the rows (raw saves), the
 `pre_save` handler here turns row numbers back into the ids the rows received; the agent's rows
@@ -36,14 +36,16 @@ class RowNumbers:
     def __init__(self, run_id: int):
         from memories.models import Dream, Memory, MemorySummary
 
+        lists = list_fields()
         wanted: dict[int, set[int]] = defaultdict(set)  # agent id -> referenced row ids
         for model in (MemorySummary, Dream):
             for agent_id, first, last in model.objects.filter(run_id=run_id).values_list(
                     "agent_id", "first_row", "last_row").iterator(chunk_size=2000):
                 wanted[agent_id].update(v for v in (first, last) if v)
-        for agent_id, evidence in (Memory.objects.filter(run_id=run_id).exclude(evidence=[])
-                                   .values_list("agent_id", "evidence").iterator(chunk_size=2000)):
-            wanted[agent_id].update(evidence)
+        for model, field in lists.items():
+            rows = model.objects.filter(run_id=run_id, agent__isnull=False).exclude(**{field: []})
+            for agent_id, ids in rows.values_list("agent_id", field).iterator(chunk_size=2000):
+                wanted[agent_id].update(ids)
         self.numbers: dict[int, int] = {}
         agent, n = None, 0
         rows = Memory.objects.filter(run_id=run_id).order_by("agent_id", "id").values_list("agent_id", "id")
@@ -82,15 +84,25 @@ def ids_of(agent_id: int, numbers: list[int]) -> dict[int, int]:
     return found
 
 
+def list_fields() -> dict:
+    """Models whose JSON list field holds ids of their agent's rows."""
+    from memories.models import Memory
+    from voyage.models import LLMCall
+
+    return {Memory: "evidence", LLMCall: "recalled"}
+
+
 def resolve_on_load(sender, instance, raw=False, **kwargs) -> None:
     """pre_save: during loaddata (raw), turn row numbers into this database's ids."""
     if not raw:
         return
-    if hasattr(instance, "evidence"):
-        refs = [v for v in instance.evidence or [] if is_number(v)]
+    field = list_fields().get(sender)
+    if field:
+        values = getattr(instance, field) or []
+        refs = [v for v in values if is_number(v)]
         if refs:
             ids = ids_of(instance.agent_id, refs)
-            instance.evidence = [ids.get(v, v) for v in instance.evidence]
+            setattr(instance, field, [ids.get(v, v) for v in values])
         return
     refs = [v for v in (instance.first_row, instance.last_row) if is_number(v)]
     if refs:
@@ -102,7 +114,7 @@ def resolve_on_load(sender, instance, raw=False, **kwargs) -> None:
 def connect() -> None:
     from django.db.models.signals import pre_save
 
-    from memories.models import Dream, Memory, MemorySummary
+    from memories.models import Dream, MemorySummary
 
-    for model in (Memory, MemorySummary, Dream):
+    for model in (*list_fields(), MemorySummary, Dream):
         pre_save.connect(resolve_on_load, sender=model, dispatch_uid=f"voyage-export-rows-{model.__name__}")
