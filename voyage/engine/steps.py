@@ -16,7 +16,10 @@ from voyage.gateway.base import ACTION, BULLETIN, REFLECTION, Gateway, ModelRequ
 from voyage.gateway.hints import ActionHints, TextHints
 from voyage.models import Event, LLMCall
 from world.models import AgentState
+from voyage.gateway.prompts import prompt_text
+from world.rules.action_schema import action_schema, rooms_named
 from world.rules.actions import ActionFail, parse_action
+from world.rules.ladder import rung_spec
 
 digest_log = logging.getLogger("voyage.digest")
 
@@ -98,8 +101,11 @@ def action_request(world: RunWorld, a: AgentState, tick: int):
         cues=cues,
     )
     messages = action_messages(world, a, situation, tick, cues)
+    # One source: the schema names what this prompt shows, and the rooms its text names.
+    schema = action_schema(situation, rung_spec(world.rungs, a.rung).allowed_actions,
+                           rooms_named(prompt_text(messages), world.rooms_by_name))
     return situation, ModelRequest(purpose=ACTION, messages=messages, tick=tick, agent_id=a.id,
-                                   agent_key=a.persona.key, hints=hints)
+                                   agent_key=a.persona.key, hints=hints, schema=schema)
 
 
 def settle(world: RunWorld, w: TickWriter, a: AgentState, situation, request, answer) -> None:
