@@ -122,7 +122,7 @@ def check_before_action(world, w, agent, gateway) -> str | None:
     run = world.run
     memory = world.memory
     load = memory.load[agent.id]
-    hot = world.hot[agent.id]
+    hot = list(world.hot[agent.id])[-run.hot_memory_limit:]  # the hot window (RunWorld may hold more: cached layout)
     limits = dict(memory_count=run.compaction_memory_count, soft_chars=run.compaction_soft_chars,
                   hard_chars=run.compaction_hard_chars)
     due = compaction_due(*load.older(len(hot), _chars(hot)), **limits)

@@ -72,10 +72,11 @@ def recall_terms(situation: Situation) -> list[str]:
 RECALL_STALE_ROWS = 40  # recall again once this many rows have left the hot window
 
 
-def recalled_text(world, agent, situation: Situation, tick: int) -> str:
+def recalled_text(world, agent, situation: Situation, tick: int, shown=None) -> str:
     """Up to RECALL_K older rows the situation brings back. The search is cached per agent while the
     same names are around and the hot window has moved on by fewer than RECALL_STALE_ROWS rows, so
-    most action calls cost no query."""
+    most action calls cost no query. Only rows older than those the prompt shows (`shown`, by default
+    the hot window) are searched."""
     from memories.recall import recall
 
     terms = tuple(recall_terms(situation))
@@ -83,8 +84,8 @@ def recalled_text(world, agent, situation: Situation, tick: int) -> str:
     cached = world.memory.recalled.get(agent.id)
     if cached and cached[0] == terms and 0 <= grown - cached[1] < RECALL_STALE_ROWS:
         return cached[2]
-    hot = world.hot[agent.id]
-    before = next((h.id for h in hot if h.id is not None), None)  # the oldest committed hot row
+    hot = world.hot[agent.id] if shown is None else shown
+    before = next((h.id for h in hot if h.id is not None), None)  # the oldest committed row shown
     if before is None:
         return ""
     hits = _distinct(recall(agent.id, terms, k=RECALL_K * 2, before_id=before, now_tick=tick))[:RECALL_K]
@@ -108,16 +109,58 @@ def _distinct(hits):
 
 
 def action_messages(world, agent, situation: Situation, tick: int, cues: frozenset[str]) -> list[dict]:
-    """Stable prefix first: rules and rung, soul entries, summaries, latest dream; then recalled rows,
-    the current situation, and the hot window newest first."""
+    """Stable prefix first: rules and rung, soul entries, summaries, latest dream. Then, in the seed
+    layout: recalled rows, the current situation, and the hot window newest first; in the cached
+    layout: the recent rows as a log, oldest first, then what changes every turn (recalled rows, the
+    time, the situation, cues), so consecutive prompts share all but their tail."""
     system = RULES + "\n" + identity_text(agent, world)
     past = past_text(world, agent)
     if past:
         system += "\n\n" + past
-    user = [recalled_text(world, agent, situation, tick), time_text(agent, tick), render_situation(situation)]
-    user += [CUE_TEXT[c] for c in sorted(cues)]
-    user += [hot_window_text(world, agent), ANSWER_NOW]
+    cached = world.run.context_layout == CACHED_LAYOUT
+    log = log_rows(world, agent) if cached else None
+    now = [recalled_text(world, agent, situation, tick, log), time_text(agent, tick), render_situation(situation)]
+    now += [CUE_TEXT[c] for c in sorted(cues)]
+    if cached:
+        user = [log_text(log)] + now + [ANSWER_NOW]
+    else:
+        user = now + [hot_window_text(world, agent), ANSWER_NOW]
     return [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(p for p in user if p)}]
+
+
+# --- the cached layout's log ---------------------------------------------------------------
+CACHED_LAYOUT = "cached"
+LOG_HEADER = "Your memories, oldest first:"
+
+
+def hot_capacity(run) -> int:
+    """Rows RunWorld keeps per agent: the hot window, and in the cached layout half a window more,
+    which its log needs to show a hot window's worth of rows on average."""
+    limit = run.hot_memory_limit
+    return limit + limit // 2 if run.context_layout == CACHED_LAYOUT else limit
+
+
+def log_start(unsummarised: int, hot_limit: int) -> int:
+    """Where the cached layout's log begins, as an index into the agent's rows that no summary covers
+    (oldest 0). It moves only in steps of a whole hot window, so between two moves (and the
+    compactions that reset the count) the log only grows: it shows between half a window and one and
+    a half windows of the newest rows (a window on average), never more than RunWorld holds. Pure."""
+    step = max(1, hot_limit)
+    over = unsummarised - (hot_limit + hot_limit // 2)
+    return max(0, -(-over // step) * step)
+
+
+def log_rows(world, agent) -> list:
+    """The rows the cached layout's log shows, oldest first."""
+    hot = world.hot[agent.id]
+    unsummarised = world.memory.load[agent.id].count
+    shown = min(len(hot), unsummarised - log_start(unsummarised, world.run.hot_memory_limit))
+    return list(hot)[len(hot) - shown:] if shown > 0 else []
+
+
+def log_text(rows) -> str:
+    lines = [f"[{time_of_day(h.tick)}] {h.text}" for h in rows]
+    return LOG_HEADER + "\n" + ("\n".join(lines) if lines else "(none)")
 
 
 def writing_messages(world, agent, instruction: str, lines: list[str]) -> list[dict]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
+from memories.context import hot_capacity
 from memories.models import Memory, TrustEntry
 from memories.working import WorkingMemory
 from voyage.models import Event, Run
@@ -54,7 +55,7 @@ class RunWorld:
         for entry in SoulEntry.objects.filter(persona__scenario=scenario):
             self.soul.setdefault(entry.persona_id, []).append(entry.text)
         self.hot: dict[int, deque[HotLine]] = {}
-        limit = run.hot_memory_limit
+        limit = hot_capacity(run)  # the hot window (and in the cached layout the log's slack)
         for aid in self.agents:
             rows = (Memory.objects.filter(agent_id=aid).order_by("-id")
                     .values_list("tick", "kind", "text", "importance", "depth", "id")[:limit])

@@ -1,7 +1,7 @@
 """Benchmarks: each prints one JSON line of figures.
 
     python manage.py bench engine --days 1
-    python manage.py bench memory --days 3
+    python manage.py bench memory --days 3 [--layout cached]
     python manage.py bench concurrency --latency-ms 200 --ticks 5
     python manage.py bench worker --runs 4 --workers 2 --ticks 200
 """
@@ -23,6 +23,8 @@ class Command(BaseCommand):
         parser.add_argument("--latency-ms", type=float, default=200, help="concurrency: the server's latency per call")
         parser.add_argument("--runs", type=int, default=4, help="worker: runs queued together")
         parser.add_argument("--workers", type=int, default=2, help="worker: worker processes")
+        parser.add_argument("--layout", default="seed", choices=["seed", "cached"],
+                            help="memory: the context layout of action prompts")
         parser.add_argument("--inner", action="store_true", help="(internal) run on the configured database")
         parser.add_argument("--base-url", help="(internal) concurrency: the running fake server")
 
@@ -38,7 +40,7 @@ class Command(BaseCommand):
         elif which == "memory":  # memory over days: prompt sizes, compaction, context timings
             from voyage.bench import memory
 
-            figures = (memory.inner if options["inner"] else memory.outer)(options["days"])
+            figures = (memory.inner if options["inner"] else memory.outer)(options["days"], options["layout"])
         elif which == "concurrency":
             from voyage.bench import concurrency
 
