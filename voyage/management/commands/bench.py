@@ -4,19 +4,20 @@
     python manage.py bench memory --days 3 [--layout cached]
     python manage.py bench concurrency --latency-ms 200 --ticks 5
     python manage.py bench worker --runs 4 --workers 2 --ticks 200
+    python manage.py bench realmodel --ticks 3
 """
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-DEFAULT_TICKS = {"concurrency": 5, "worker": 200}
+DEFAULT_TICKS = {"concurrency": 5, "worker": 200, "realmodel": 3}
 
 
 class Command(BaseCommand):
     help = "Run a benchmark and print one JSON line of figures."
 
     def add_arguments(self, parser):
-        parser.add_argument("which", choices=["engine", "memory", "concurrency", "worker"])
+        parser.add_argument("which", choices=["engine", "memory", "concurrency", "worker", "realmodel"])
         parser.add_argument("--days", type=float, default=1, help="engine, memory: simulated days")
         parser.add_argument("--schedule", default="sequential", choices=["sequential", "simultaneous"])
         parser.add_argument("--ticks", type=int, help="concurrency: ticks timed per schedule (5); worker: per run (200)")
@@ -25,6 +26,7 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=2, help="worker: worker processes")
         parser.add_argument("--layout", default="seed", choices=["seed", "cached"],
                             help="memory: the context layout of action prompts")
+        parser.add_argument("--agents", type=int, default=6, help="realmodel: the cast (first personas by key)")
         parser.add_argument("--inner", action="store_true", help="(internal) run on the configured database")
         parser.add_argument("--base-url", help="(internal) concurrency: the running fake server")
 
@@ -48,6 +50,14 @@ class Command(BaseCommand):
                 raise CommandError("--latency-ms must be positive and --ticks at least 1")
             figures = (concurrency.inner(options["latency_ms"], ticks, options["base_url"])
                        if options["inner"] else concurrency.outer(options["latency_ms"], ticks))
+        elif which == "realmodel":  # SmolLM2-135M on llama-cpp-python's server, with the schema and without
+            from voyage.bench import realmodel
+
+            if ticks < 1 or options["agents"] < 1:
+                raise CommandError("--ticks and --agents must be positive")
+            figures = (realmodel.inner if options["inner"] else realmodel.outer)(ticks, options["agents"])
+            if "skipped" in figures:
+                self.stderr.write(f"bench realmodel skipped: {figures['skipped']}")
         else:
             from voyage.bench import worker
 
