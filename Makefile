@@ -10,6 +10,9 @@ LLAMA_CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=O
 .PHONY: demo test bench install migrate clean worker stop status realmodel
 
 $(VENV)/.installed: pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null || { \
+	  echo "Voyage needs Python 3.11, and '$(PYTHON)' is $$($(PYTHON) --version 2>&1 || echo missing)." >&2; \
+	  echo "Run make with PYTHON=python3.11 (or the path to a 3.11 interpreter)." >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PY) -m pip install --quiet ".[test]"
@@ -53,7 +56,7 @@ stop:
 	  rm -f $$f; echo "stopped worker (pid $$pid)"; \
 	done
 
-status:
+status: migrate
 	@$(PY) manage.py voyage_status
 
 test: install

@@ -1,7 +1,7 @@
 """Memory is read-only in the admin: staff inspect it, nobody edits what an agent remembers."""
 from django.contrib import admin
 
-from memories.models import DiaryEntry, Dream, Memory, MemorySummary, TrustEntry, TrustHistory
+from memories.models import DiaryEntry, Dream, Memory, MemorySummary, PendingMemoryJob, TrustEntry, TrustHistory
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -56,3 +56,11 @@ class DiaryEntryAdmin(ReadOnlyAdmin):
     list_display = ("agent", "date", "mood", "location", "text")
     list_filter = ("run", "mood")
     search_fields = ("text",)
+
+
+@admin.register(PendingMemoryJob)
+class PendingMemoryJobAdmin(ReadOnlyAdmin):
+    """Compaction and dream jobs queued for the memory worker and not yet done."""
+
+    list_display = ("name", "run", "queued_at")
+    list_filter = ("run",)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
+from memories.context import hot_window
 from memories.identity import agent_for_job, identity_text
+from memories.jobs import compaction_job
 from memories.models import Memory, MemorySummary
 from memories.thresholds import HARD, SOFT, batches, compaction_due, fold_count, should_queue
 from memories.writing import FOLD_ERA, SUMMARISE, messages, row_line, subject_of
@@ -115,14 +117,12 @@ def _save(summary: MemorySummary, call: LLMCall, fold=()) -> MemorySummary | Non
 
 # --- the check before each action call ------------------------------------------------------
 def check_before_action(world, w, agent, gateway) -> str | None:
-    """Spec section 7: soft thresholds queue a job (after this tick commits) and the tick goes on;
-    the hard threshold compacts now, before the call, from the committed rows."""
-    from memories.jobs import queue
-
+    """Spec section 7: soft thresholds ask for a job (done once this tick commits) and the tick goes
+    on; the hard threshold compacts now, before the call, from the committed rows."""
     run = world.run
     memory = world.memory
     load = memory.load[agent.id]
-    hot = list(world.hot[agent.id])[-run.hot_memory_limit:]  # the hot window (RunWorld may hold more: cached layout)
+    hot = hot_window(world, agent)
     limits = dict(memory_count=run.compaction_memory_count, soft_chars=run.compaction_soft_chars,
                   hard_chars=run.compaction_hard_chars)
     due = compaction_due(*load.older(len(hot), _chars(hot)), **limits)
@@ -141,7 +141,7 @@ def check_before_action(world, w, agent, gateway) -> str | None:
         if compaction_due(*load.older(len(hot), _chars(hot)), **limits) is None:
             return None
     load.queued_at = load.count
-    w.after_commit.append(lambda args=(run.pk, agent.id, w.tick): queue("compact_agent", *args))
+    w.memory_jobs.append(compaction_job(run.pk, agent.id, w.tick))
     return SOFT
 
 

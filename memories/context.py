@@ -21,8 +21,14 @@ def time_text(agent, tick: int) -> str:
     return f"It is {part_of_day(tick)}."
 
 
+def hot_window(world, agent) -> list:
+    """The agent's last `hot_memory_limit` rows, oldest first (RunWorld may hold more: see hot_capacity)."""
+    rows = list(world.hot[agent.id])
+    return rows[max(0, len(rows) - world.run.hot_memory_limit):]
+
+
 def hot_window_text(world, agent) -> str:
-    lines = [f"[{time_of_day(h.tick)}] {h.text}" for h in reversed(world.hot[agent.id])]
+    lines = [f"[{time_of_day(h.tick)}] {h.text}" for h in reversed(hot_window(world, agent))]
     return HOT_HEADER + "\n" + ("\n".join(lines) if lines else "(none)")
 
 
@@ -84,7 +90,7 @@ def recalled_text(world, agent, situation: Situation, tick: int, shown=None) -> 
     cached = world.memory.recalled.get(agent.id)
     if cached and cached[0] == terms and 0 <= grown - cached[1] < RECALL_STALE_ROWS:
         return cached[2]
-    hot = world.hot[agent.id] if shown is None else shown
+    hot = hot_window(world, agent) if shown is None else shown
     before = next((h.id for h in hot if h.id is not None), None)  # the oldest committed row shown
     if before is None:
         return ""

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 
 from memories.identity import agent_for_job, identity_text
+from memories.jobs import dreams_job
 from memories.models import Dream, Memory, TrustEntry
 from memories.writing import DREAM, messages, row_line, subject_of
 from voyage.gateway.base import DREAM as DREAM_PURPOSE, ModelRequest
@@ -25,10 +26,8 @@ DREAM_PEOPLE = 8
 
 
 def queue_dreams(world, w, plan) -> None:
-    """After the tick commits, queue the dreams of everyone who fell asleep this tick for 30+ minutes
-    (one job for them all: at nightfall that is the whole ship)."""
-    from memories.jobs import queue
-
+    """Ask for the dreams of everyone who fell asleep this tick for 30+ minutes, done once the tick
+    commits (one job for them all: at nightfall that is the whole ship)."""
     sleepers = []
     for a in world.living():
         began = a.slept_since_tick
@@ -36,8 +35,7 @@ def queue_dreams(world, w, plan) -> None:
                 (a.busy_until_tick - began) * MINUTES_PER_TICK >= MIN_SLEEP_MINUTES:
             sleepers.append([a.id, began])
     if sleepers:
-        name = f"dreams-{world.run.pk}-{plan.new_tick}"
-        w.after_commit.append(lambda args=(world.run.pk, sorted(sleepers)): queue("dreams", *args, name=name))
+        w.memory_jobs.append(dreams_job(world.run.pk, plan.new_tick, sorted(sleepers)))
 
 
 def dream(agent_id: int, tick: int, *, gateway=None) -> Dream | None:

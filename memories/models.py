@@ -155,3 +155,15 @@ class DiaryEntry(models.Model):
 
     def __str__(self):
         return f"{self.date} ({self.mood}): {self.text[:60]}"
+
+
+class PendingMemoryJob(models.Model):
+    """A memory job (compaction, dreams) queued for the memory cluster and not yet done: what
+    `voyage_status` and run_voyage's `jobs_pending` count. The job deletes its row when it finishes."""
+
+    run = models.ForeignKey("voyage.Run", on_delete=models.CASCADE, related_name="+")
+    name = models.CharField(max_length=100, unique=True)  # the django-q2 task name
+    queued_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "memory_jobs_pending"

@@ -12,9 +12,11 @@ from dataclasses import dataclass
 SOFT, HARD = "soft", "hard"
 
 # The active (unfolded) summaries an agent's context may carry. Past either figure the oldest half
-# folds into one era summary one level up; eras fold again the same way.
-SUMMARY_BUDGET_COUNT = 5
-SUMMARY_BUDGET_CHARS = 2_400
+# folds into one era summary one level up; eras fold again the same way. An agent writes three or
+# four summaries a day (one per 200 rows past its hot window): so its past is an era or two and the
+# latest summaries, and by its second day every agent has an era.
+SUMMARY_BUDGET_COUNT = 2
+SUMMARY_BUDGET_CHARS = 1_600
 # One compaction call reads at most this much: a hard compaction of 800,000 characters becomes
 # several summaries (then folded), never one prompt no model could take.
 BATCH_CHARS = 60_000

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from memories.models import MemorySummary
 from tests.fake_openai_server import FakeOpenAI
 from tests.memory_helpers import jobs_inline, new_run
-from voyage.engine.runner import advance
+from voyage.engine.runner import advance, transcript_sha256
 from voyage.gateway.openai_client import GatewayConfig, OpenAIGateway
 from voyage.models import LLMCall, ModelProfile, Run
 
@@ -66,3 +66,18 @@ def test_failed_compactions_replay_as_failures(monkeypatch):
 
     assert compaction_calls(replay) == original
     assert summaries(replay) == summaries(run)
+
+
+def test_a_memory_call_the_recording_lacks_fails_softly_and_the_replay_goes_on():
+    """The recorded run's jobs may have run later, over more rows, making other calls than the replay's."""
+    run = new_run(seed=8, target_ticks=12, hot_memory_limit=10, compaction_memory_count=10)
+    advance(run, 12, memory_inline=True)
+    LLMCall.objects.filter(run=run, purpose="compaction").delete()
+    out = io.StringIO()
+    call_command("run_voyage", "--replay", str(run.pk), stdout=out, stderr=io.StringIO())
+    figures = json.loads(out.getvalue())
+    assert figures["ticks"] == 12 and figures["transcript_sha256"] == transcript_sha256(run)
+    missing = LLMCall.objects.filter(run_id=figures["run_id"], purpose="compaction")
+    assert missing.exists() and not missing.filter(answered=True).exists()
+    assert all("recorded no such call" in error for error in missing.values_list("error", flat=True))
+    assert not MemorySummary.objects.filter(run_id=figures["run_id"]).exists()

@@ -9,7 +9,7 @@ from django_q.tasks import _sync as run_package
 from memories.compaction import check_before_action, compact, fold_eras
 from memories.identity import identity_text
 from memories.models import Memory, MemorySummary
-from memories.thresholds import HARD, SOFT
+from memories.thresholds import HARD, SOFT, SUMMARY_BUDGET_COUNT
 from tests.memory_helpers import jobs_inline, new_run, plant, world_and_writer
 from voyage.engine.runner import advance
 from voyage.gateway.offline import OfflineModel
@@ -32,13 +32,13 @@ def test_199_older_rows_queue_nothing_and_200_queue_a_job_on_the_orm_broker():
     world, w = world_and_writer(run)
     gateway = OfflineModel(seed=1)
     assert check_before_action(world, w, world.agents[agent.id], gateway) is None
-    assert w.after_commit == []
+    assert w.memory_jobs == []
 
     plant(run, agent.id, ["one more"], tick=1)
     world, w = world_and_writer(run)
     with jobs_inline(False):
         assert check_before_action(world, w, world.agents[agent.id], gateway) == SOFT
-        assert len(w.after_commit) == 1 and not MemorySummary.objects.filter(run=run).exists()  # no wait
+        assert len(w.memory_jobs) == 1 and not MemorySummary.objects.filter(run=run).exists()  # no wait
         w.commit(run.tick + 1)  # the job is queued once the tick has committed
     broker = get_broker("memory")
     assert broker.queue_size() == 1
@@ -117,7 +117,7 @@ def test_summaries_cover_exactly_their_rows_and_fold_into_eras_recursively():
         assert len(folded) >= 2 and sum(s.row_count for s in folded) == era.row_count
         assert min(s.first_row for s in folded) == era.first_row and max(s.last_row for s in folded) == era.last_row
     active = MemorySummary.objects.filter(agent_id=agent.id, folded_into__isnull=True).order_by("first_row")
-    assert 0 < active.count() <= 5
+    assert 0 < active.count() <= SUMMARY_BUDGET_COUNT
     assert active.first().first_row == level0[0].first_row  # the whole past is still covered
     assert Memory.objects.filter(agent_id=agent.id).count() == 12 * 30  # raw rows untouched
 

@@ -38,9 +38,9 @@ def test_forced_sleep_at_exactly_the_limit_and_it_dreams():
     run = new_run()
     world, w, a = _awake(run)
     a.fatigue = run.fatigue_limit - 1
-    assert not steps._travel_or_collapse(world, w, a) and not a.asleep
+    assert not steps.travel_or_collapse(world, w, a) and not a.asleep
     a.fatigue = run.fatigue_limit
-    assert steps._travel_or_collapse(world, w, a) and a.asleep and a.fatigue == 0
+    assert steps.travel_or_collapse(world, w, a) and a.asleep and a.fatigue == 0
     assert (a.busy_until_tick - w.tick) * 3 >= 30
     queue_dreams(world, w, plan_tick(w.tick))
     with jobs_inline():

@@ -52,9 +52,10 @@ def test_batches_respect_rows_and_characters_and_keep_order():
 
 
 def test_fold_count_folds_the_oldest_half_when_over_budget():
-    assert fold_count([400] * 5) == 0
+    assert fold_count([400] * 2) == 0
+    assert fold_count([400] * 3) == 2  # at least two
     assert fold_count([400] * 6) == 3
-    assert fold_count([1_300, 1_300]) == 2
+    assert fold_count([900, 900]) == 2  # past the characters
     assert fold_count([5_000]) == 0
 
 

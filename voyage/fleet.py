@@ -178,10 +178,12 @@ _references: dict[tuple[int, int], dict] = {}
 
 def reference(ticks: int, seed: int) -> dict:
     """run_voyage's figures (transcript_sha256, memories, llm_calls...) for an uninterrupted
-    foreground run on a fresh SQLite database; cached per process."""
+    foreground run on a fresh SQLite database, its memory jobs left queued as a tick worker leaves
+    them (so its model calls are the ticks' own); cached per process."""
     key = (ticks, seed)
     if key not in _references:
         with ScratchDB("sqlite") as db:
-            _references[key] = manage_json(db.env(), "run_voyage", "--ticks", str(ticks), "--seed", str(seed))[-1]
+            _references[key] = manage_json(db.env(), "run_voyage", "--ticks", str(ticks), "--seed", str(seed),
+                                           "--memory-worker")[-1]
     return _references[key]
 

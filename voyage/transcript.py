@@ -1,8 +1,8 @@
 """A run's event log as readable Markdown."""
 from __future__ import annotations
 
-from world.time import day_of, time_of_day
 from voyage.models import Event, Run
+from world.time import day_of, time_of_day
 
 SHOWN = {
     "communicate": lambda e, who, room: f'**{who}** ({e.data.get("volume")}) in the {room}: “{e.text}”',

@@ -14,9 +14,9 @@ import time
 from pathlib import Path
 
 from voyage.engine.runner import advance, create_run
-from world.time import TICKS_PER_DAY, is_overnight
 from voyage.models import LLMCall
 from world.models import Scenario
+from world.time import TICKS_PER_DAY, is_overnight
 
 ROOT = Path(__file__).resolve().parents[2]
 

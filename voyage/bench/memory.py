@@ -1,5 +1,5 @@
 """Benchmark: memory over several offline days of the 1912 scenario, on a fresh SQLite database,
-with the memory jobs run inline (django-q2 sync) as a worker would run them.
+with the memory jobs done after each tick's commit, as the batch runner does them.
 
 Prints max_prompt_chars (any action prompt of the run), mean_prompt_chars (action prompts on the
 last day), full_history_chars (the mean, over those prompts, of the agent's whole raw history at that
@@ -27,10 +27,10 @@ from django.db.models.functions import Length
 
 from memories.models import DiaryEntry, Dream, Memory, MemorySummary
 from voyage.engine.runner import advance, create_run
-from world.time import TICKS_PER_DAY
 from voyage.gateway.prompts import prompt_text
 from voyage.models import LLMCall
 from world.models import AgentState, Scenario
+from world.time import TICKS_PER_DAY
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def outer(days: float, layout: str = "seed") -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite3"
-        env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "VOYAGE_Q_SYNC": "1"}
+        env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}"}
         manage = [sys.executable, str(ROOT / "manage.py")]
         subprocess.run(manage + ["migrate", "-v", "0"], env=env, check=True)
         out = subprocess.run(manage + ["bench", "memory", "--inner", "--days", str(days), "--layout", layout],
@@ -53,7 +53,7 @@ def inner(days: float, layout: str = "seed") -> dict:
     scenario = Scenario.objects.get(slug="1912")
     run = create_run(scenario, seed=1912, target_ticks=round(days * TICKS_PER_DAY), context_layout=layout)
     began = time.perf_counter()
-    advance(run, run.target_ticks)
+    advance(run, run.target_ticks, memory_inline=True)
     figures = {"bench": "memory", "days": days, "layout": layout, "run_wall_s": round(time.perf_counter() - began, 1)}
     figures.update(prompt_figures(run))
     figures.update({

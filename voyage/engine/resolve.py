@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 from memories.importance import importance_of
-from world.time import busy_ticks
 from voyage.engine.world import RunWorld
 from voyage.engine.writer import TickWriter
 from world.models import AgentState
@@ -13,6 +12,7 @@ from world.rules.acoustics import HEARD, OBSERVED, SHOUT_NEARBY, WHISPERED, List
 from world.rules.actions import Action, ActionFail
 from world.rules.ladder import FEAR_PROP, NAME_PROP, action_allowed, rung_after_interact, rung_spec
 from world.rules.perception import Situation, resolve_target
+from world.time import busy_ticks
 
 KILL_CHANCE_AWAKE = 0.5  # an attack on a sleeper always kills; on someone awake, half the time
 
@@ -120,16 +120,7 @@ def hop(world: RunWorld, w: TickWriter, agent: AgentState) -> None:
 def _interact(world, w, agent, action, target):
     kind, ident = target
     if kind == "person":
-        other = world.agents[ident]
-        w.remember(agent, "action", f"You approach {world.seen_as(agent, other)} and try to catch their eye."
-                   + (f" (You thought: {action.internal_monologue})" if action.internal_monologue else ""))
-        if not other.asleep:
-            w.remember(other, "seen", f"{world.seen_as(other, agent)} approaches you, studying your face.")
-            w.met(other, agent)
-        w.met(agent, other)
-        w.event("interact", actor=agent, room_id=agent.location_id,
-                text=f"{agent.persona.display_name} approaches {other.persona.display_name}",
-                data={"person": other.persona.key})
+        approach(world, w, agent, world.agents[ident], action.internal_monologue)
         return
     prop = world.props[ident]
     alien = prop.kind == "alien"
@@ -147,6 +138,22 @@ def _interact(world, w, agent, action, target):
     new_level = rung_after_interact(world.rungs, agent.rung, agent.rung_reached_tick, w.tick, role)
     if new_level is not None:
         climb(world, w, agent, new_level)
+
+
+def approach(world: RunWorld, w: TickWriter, agent: AgentState, other: AgentState, thought: str = "",
+             labels: tuple[str, str] = ("acquaintance", "acquaintance"), forced: str = "") -> None:
+    """An interaction with a person: the agent approaches, the other (awake) sees it; both ledgers count
+    it (`labels`: how each would first label the other). `forced` names the rule that made it happen
+    (the spouse collision), not the agent's choice."""
+    w.remember(agent, "action", f"You approach {world.seen_as(agent, other)} and try to catch their eye."
+               + (f" (You thought: {thought})" if thought else ""))
+    if not other.asleep:
+        w.remember(other, "seen", f"{world.seen_as(other, agent)} approaches you, studying your face.")
+        w.met(other, agent, labels[1])
+    w.met(agent, other, labels[0])
+    w.event("interact", actor=agent, room_id=agent.location_id,
+            text=f"{agent.persona.display_name} approaches {other.persona.display_name}",
+            data={"person": other.persona.key, **({"forced": forced} if forced else {})})
 
 
 def climb(world: RunWorld, w: TickWriter, agent: AgentState, level: int) -> None:

@@ -9,7 +9,8 @@ from typing import Callable
 
 from django.db import transaction
 
-from memories.models import Memory
+from memories.jobs import pending, queue_jobs, run_inline
+from memories.models import DiaryEntry, Dream, Memory, MemorySummary
 from voyage.engine.budget import Budget
 from voyage.engine.tick import run_tick
 from voyage.engine.world import RunWorld
@@ -34,11 +35,15 @@ def create_run(scenario: Scenario, *, seed: int = 1912, schedule: str = Run.SEQU
 
 
 def advance(run: Run, until_tick: int, gateway: Gateway | None = None,
-            on_tick: Callable[[int], None] | None = None) -> Run:
+            on_tick: Callable[[int], None] | None = None, memory_inline: bool = False) -> Run:
     """Run ticks until `until_tick` is committed. Each tick commits alone; a failed commit throws the
     in-memory world away (the database stays as the last committed tick left it). A run whose
-    budget is used up stops early, PAUSED, with the reason in pause_reason."""
+    budget is used up stops early, PAUSED, with the reason in pause_reason.
+
+    Memory jobs (compaction, dreams) go to the memory cluster, or with `memory_inline` are done
+    right after each tick's commit, on this run's gateway, before the next tick starts."""
     gateway = gateway or gateway_for(run)
+    memory = (lambda jobs: run_inline(jobs, gateway)) if memory_inline else queue_jobs
     world = RunWorld(run)
     budget = Budget(run)
     try:
@@ -49,7 +54,7 @@ def advance(run: Run, until_tick: int, gateway: Gateway | None = None,
                 break
             writer = run_tick(world, gateway)
             try:
-                writer.commit(writer.start_tick + 1)
+                writer.commit(writer.start_tick + 1, memory)
             except Exception:
                 run.refresh_from_db()
                 raise
@@ -90,6 +95,11 @@ def run_summary(run: Run, wall_s: float) -> dict:
         "actions": LLMCall.objects.filter(run=run, purpose="action").count(),
         "action_fails": Event.objects.filter(run=run, kind="action_fail").count(),
         "memories": Memory.objects.filter(run=run).count(),
+        "summaries": MemorySummary.objects.filter(run=run, level=0).count(),
+        "eras": MemorySummary.objects.filter(run=run, level__gt=0).count(),
+        "dreams": Dream.objects.filter(run=run).count(),
+        "diary_entries": DiaryEntry.objects.filter(run=run).count(),
+        "jobs_pending": pending(run.pk),
         "llm_calls": LLMCall.objects.filter(run=run).count(),
         "wall_s": round(wall_s, 3),
         "rung_counts": {str(level): rungs.get(level, 0) for level in range(3)},

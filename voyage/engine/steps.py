@@ -6,20 +6,20 @@ from collections import Counter
 
 from memories import reflection, trust
 from memories.compaction import check_before_action
-from memories.context import action_messages, cues_for, writing_messages
+from memories.context import action_messages, cues_for, hot_window, writing_messages
 from memories.diary import rows_of_day, write_diaries
-from voyage.engine.resolve import fall_asleep, hop, resolve_action
-from world.time import TICKS_PER_DAY, next_dawn, sim_clock
+from voyage.engine.resolve import approach, fall_asleep, hop, resolve_action
 from voyage.engine.world import RunWorld
 from voyage.engine.writer import TickWriter
 from voyage.gateway.base import ACTION, BULLETIN, REFLECTION, Gateway, ModelRequest
 from voyage.gateway.hints import ActionHints, TextHints
+from voyage.gateway.prompts import prompt_text
 from voyage.models import Event, LLMCall
 from world.models import AgentState
-from voyage.gateway.prompts import prompt_text
 from world.rules.action_schema import action_schema, rooms_named
 from world.rules.actions import ActionFail, parse_action
 from world.rules.ladder import rung_spec
+from world.time import TICKS_PER_DAY, next_dawn, sim_clock
 
 digest_log = logging.getLogger("voyage.digest")
 
@@ -35,7 +35,8 @@ BULLETIN_BRIEF = (
 
 # --- 1. spouse collision -------------------------------------------------------------------
 def spouse_collision(world: RunWorld, w: TickWriter) -> None:
-    """Agents sharing a home_node meet: a mutual-presence memory and a forced interaction."""
+    """Agents sharing a home_node meet: a mutual-presence memory, then a forced interaction — each
+    approaches each of the others, who sees it (an `interact` event apiece)."""
     homes: dict[int, list[AgentState]] = {}
     for a in world.living():
         homes.setdefault(a.persona.home_node_id, []).append(a)
@@ -46,14 +47,20 @@ def spouse_collision(world: RunWorld, w: TickWriter) -> None:
         for a in group:
             others = [o for o in group if o.id != a.id]
             names = ", ".join(world.seen_as(a, o) for o in others)
-            spouse = [o for o in others if o.persona_id == a.persona.spouse_id]
+            spouse = any(o.persona_id == a.persona.spouse_id for o in others)
             bond = "you feel, past all reason, that you belong together" if spouse else "you share this cabin"
             w.remember(a, "presence", f"You are not alone: {names} is here beside you, and {bond}. "
                                       f"You reach for them and search their face for a name.")
-            for o in others:
-                w.met(a, o, label="spouse" if o in spouse else "cabin-mate")
         w.event("spouse_collision", room_id=home_id, text="they wake together",
                 data={"agents": [a.persona.key for a in group]})
+        for a in group:
+            for o in group:
+                if o is not a:
+                    approach(world, w, a, o, labels=(bond_label(a, o), bond_label(o, a)), forced="spouse collision")
+
+
+def bond_label(agent: AgentState, other: AgentState) -> str:
+    return "spouse" if other.persona_id == agent.persona.spouse_id else "cabin-mate"
 
 
 # --- 2. agent actions ----------------------------------------------------------------------
@@ -76,7 +83,7 @@ def _ready(a: AgentState, tick: int) -> bool:
     return a.alive and not a.asleep and a.busy_until_tick <= tick
 
 
-def _travel_or_collapse(world: RunWorld, w: TickWriter, a: AgentState) -> bool:
+def travel_or_collapse(world: RunWorld, w: TickWriter, a: AgentState) -> bool:
     """Moves that need no model call: a walk in progress, or sleep forced by fatigue."""
     if not a.alive or a.asleep:
         return True
@@ -122,7 +129,7 @@ def act_sequentially(world: RunWorld, w: TickWriter, gateway: Gateway, order: li
     """The seed's schedule: one after another; later agents perceive what earlier ones did."""
     for aid in order:
         a = world.agents[aid]
-        if _travel_or_collapse(world, w, a):
+        if travel_or_collapse(world, w, a):
             continue
         check_before_action(world, w, a, gateway)  # compaction: soft queues a job, hard compacts now
         situation, request = action_request(world, a, w.tick)
@@ -149,7 +156,7 @@ def act_simultaneously(world: RunWorld, w: TickWriter, gateway: Gateway, order: 
             else:
                 w.call(request, answered[aid], LLMCall.SKIPPED, "died before the action resolved")
         else:
-            _travel_or_collapse(world, w, a)
+            travel_or_collapse(world, w, a)
 
 
 # --- 3. social attrition -------------------------------------------------------------------
@@ -187,7 +194,7 @@ def reflections(world: RunWorld, w: TickWriter, gateway: Gateway, plan) -> None:
             due.append((a, why))
     requests, evidence = [], []
     for a, why in due:
-        shown = list(world.hot[a.id])  # the rows the prompt shows are the reflection's evidence
+        shown = hot_window(world, a)  # the rows the prompt shows are the reflection's evidence
         lines = [h.text for h in shown]
         messages = writing_messages(world, a, REFLECT + f" (Prompted by {why}.)", lines)
         requests.append(ModelRequest(purpose=REFLECTION, messages=messages, tick=w.tick, agent_id=a.id,
@@ -214,7 +221,7 @@ def reflections(world: RunWorld, w: TickWriter, gateway: Gateway, plan) -> None:
         w.call(request, answer, LLMCall.OK, why)
         w.event("reflection", actor=a, room_id=a.location_id, text=why)
     # trust calls (reasoning on) for the people each reflecting agent dealt with, from its hot window
-    trust.assess(world, w, gateway, [a for a, *_ in written], lambda a: [h.text for h in world.hot[a.id]])
+    trust.assess(world, w, gateway, [a for a, *_ in written], lambda a: [h.text for h in hot_window(world, a)])
 
 
 # --- 6. wind-down --------------------------------------------------------------------------

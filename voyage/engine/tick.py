@@ -9,10 +9,10 @@ import random
 
 from memories.dreams import queue_dreams
 from voyage.engine import steps
-from world.time import is_overnight, plan_tick
 from voyage.engine.world import RunWorld
 from voyage.engine.writer import TickWriter
 from voyage.gateway.base import Gateway
+from world.time import is_overnight, plan_tick
 
 
 def run_tick(world: RunWorld, gateway: Gateway) -> TickWriter:

@@ -6,6 +6,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from memories.importance import importance_of
+from memories.jobs import MemoryJob, queue_jobs
 from memories.models import Memory, TrustEntry, TrustHistory
 from voyage.engine.world import HotLine, RunWorld
 from voyage.gateway.base import ModelAnswer, ModelRequest
@@ -31,7 +32,7 @@ class TickWriter:
         self.history: list[tuple[TrustEntry, TrustHistory]] = []
         self.dirty: set[int] = set()
         self.others: list = []  # other rows of the tick (diary entries), inserted with it
-        self.after_commit: list = []  # callables run once the tick has committed (queueing memory jobs)
+        self.memory_jobs: list[MemoryJob] = []  # compaction and dreams, done or queued once the tick commits
 
     # --- buffering ------------------------------------------------------------------------
     def remember(self, agent: AgentState, kind: str, text: str, importance: int | None = None, **extra) -> Memory:
@@ -78,7 +79,9 @@ class TickWriter:
         return entry
 
     # --- commit ---------------------------------------------------------------------------
-    def commit(self, new_tick: int) -> None:
+    def commit(self, new_tick: int, memory=queue_jobs) -> None:
+        """Insert the tick's rows with the run's new tick counter, then hand its memory jobs to `memory`
+        (queued on the memory cluster unless the caller does them itself)."""
         run = self.world.run
         with transaction.atomic():
             advanced = Run.objects.filter(pk=run.pk, tick=self.start_tick).update(tick=new_tick, heartbeat_at=timezone.now())
@@ -100,8 +103,8 @@ class TickWriter:
             if self.dirty:
                 update_rows(AgentState, [self.world.agents[i] for i in sorted(self.dirty)], AGENT_FIELDS)
         run.tick = new_tick
-        for job in self.after_commit:
-            job()
+        if self.memory_jobs:
+            memory(self.memory_jobs)
 
 
 def resolve_evidence(rows: list[Memory]) -> None:

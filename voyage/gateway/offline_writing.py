@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 import random
 
-from world.time import sim_clock, time_of_day
 from voyage.gateway.hints import RowsHints, TrustHints
+from world.time import sim_clock, time_of_day
 
 HOSTILE = ("attack", "strikes", "kill", "not who they claim", "who has been in my cabin", "do not trust", "dead")
 FRIENDLY = ("at your service", "approaches you", "good day", "says to you", "introduced", "belong together")

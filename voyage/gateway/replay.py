@@ -4,7 +4,10 @@ A call is matched by (tick, agent persona key, purpose); where one run made seve
 same key they are handed out in the order they were recorded. A failed call replays as the same
 failure, so the engine takes the same path and the transcript comes out identical. A request with
 no recorded answer raises ReplayMissing, naming what is missing: the run stops rather than
-inventing an answer.
+inventing an answer. The one exception is the memory jobs' calls (compaction, era, dream): they
+never change the transcript, and when a job runs decides how many it makes (the recorded run's
+jobs may have run on a memory worker ticks later, over more rows), so one the recording lacks is a
+failed call, recorded as such, and the run goes on.
 
 The recorded rows are read a day at a time, on the caller's thread (the engine's), never from
 async code.
@@ -13,8 +16,11 @@ from __future__ import annotations
 
 from collections import defaultdict, deque
 
+from voyage.gateway.base import COMPACTION, DREAM, ERA, Gateway, ModelAnswer, ModelRequest
 from world.time import TICKS_PER_DAY
-from voyage.gateway.base import Gateway, ModelAnswer, ModelRequest
+
+
+MEMORY_JOB_PURPOSES = (COMPACTION, ERA, DREAM)
 
 
 class ReplayMissing(LookupError):
@@ -34,6 +40,8 @@ class ReplayGateway(Gateway):
         self._load(request.tick)
         key = (request.tick, request.agent_key, request.purpose)
         queue = self._answers.get(key)
+        if not queue and request.purpose in MEMORY_JOB_PURPOSES:
+            return ModelAnswer(text=None, error=f"replay: run {self.source_run_id} recorded no such call")
         if not queue:
             who = f"agent {request.agent_key}" if request.agent_key else "no agent (a shared call)"
             raise ReplayMissing(f"replay of run {self.source_run_id}: no recorded {request.purpose!r} answer for "

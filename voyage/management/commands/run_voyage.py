@@ -1,6 +1,8 @@
-"""Run a voyage in the foreground: `python manage.py run_voyage --scenario 1912 --days 1`.
+"""Run a voyage in the foreground: `.venv/bin/python manage.py run_voyage --scenario 1912 --days 1`.
 
-Prints a progress bar on stderr and, at the end, one JSON line on stdout."""
+Prints a progress bar on stderr and, at the end, one JSON line on stdout. The run's memory jobs
+(compaction, dreams) are done here after each tick's commit, unless `--memory-worker` says a memory
+cluster is running to take them."""
 from __future__ import annotations
 
 import json
@@ -8,16 +10,16 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from voyage.engine.runner import Stopwatch, advance, create_run, run_summary
-from world.time import TICKS_PER_DAY
-from voyage.management.model_options import (add_model_options, budget_from_options, profile_from_options,
-                                             replay_fields, replay_source)
 from voyage.gateway.openai_client import GatewayConfigError
 from voyage.gateway.replay import ReplayMissing
+from voyage.management.model_options import (add_model_options, budget_from_options, profile_from_options,
+                                             replay_fields, replay_source)
 from voyage.models import Run
-
-MODEL_ERRORS = (ReplayMissing, GatewayConfigError)
 from voyage.progress import ProgressBar
 from world.models import Scenario
+from world.time import TICKS_PER_DAY
+
+MODEL_ERRORS = (ReplayMissing, GatewayConfigError)
 
 
 def add_run_options(parser) -> None:
@@ -86,6 +88,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         add_run_options(parser)
+        parser.add_argument("--memory-worker", action="store_true",
+                            help="queue compaction and dream jobs for a running memory worker instead of doing them here")
 
     def handle(self, *args, **options):
         run = run_from_options(options)
@@ -93,7 +97,8 @@ class Command(BaseCommand):
         Run.objects.filter(pk=run.pk).update(state=Run.RUNNING, error="", pause_reason="")
         run.state, run.pause_reason = Run.RUNNING, ""
         try:
-            advance(run, run.target_ticks, on_tick=ProgressBar(run.tick, run.target_ticks, self.stderr._out))
+            advance(run, run.target_ticks, on_tick=ProgressBar(run.tick, run.target_ticks, self.stderr._out),
+                    memory_inline=not options["memory_worker"])
         except BaseException as exc:
             Run.objects.filter(pk=run.pk).update(state=Run.FAILED if not isinstance(exc, KeyboardInterrupt)
                                                  else Run.PAUSED, error=f"{type(exc).__name__}: {exc}")

@@ -1,12 +1,16 @@
-"""List runs: tick, state (queued, running, paused, finished, failed) and the last error.
+"""List runs: tick, state (queued, running, paused, finished, failed), memory jobs still queued and
+the last error. A finished run whose memory jobs are still queued says so: its summaries and dreams
+come only when a memory worker takes them.
 
-`--json`: one JSON line per run with run_id, tick, target_ticks, state, error, transcript_sha256."""
+`--json`: one JSON line per run with run_id, tick, target_ticks, state, error, claimed_by,
+jobs_pending, transcript_sha256."""
 from __future__ import annotations
 
 import json
 
 from django.core.management.base import BaseCommand
 
+from memories.jobs import pending
 from voyage.engine.runner import transcript_sha256
 from voyage.models import Run
 
@@ -26,11 +30,19 @@ class Command(BaseCommand):
             for run in runs:
                 self.stdout.write(json.dumps({
                     "run_id": run.pk, "tick": run.tick, "target_ticks": run.target_ticks, "state": run.state,
-                    "error": run.error, "claimed_by": run.claimed_by, "transcript_sha256": transcript_sha256(run),
+                    "error": run.error, "claimed_by": run.claimed_by, "jobs_pending": pending(run.pk),
+                    "transcript_sha256": transcript_sha256(run),
                 }))
             return
-        self.stdout.write(f"{'run':>5}  {'tick':>11}  {'state':<8}  {'worker':<24}  error")
+        self.stdout.write(f"{'run':>5}  {'tick':>11}  {'state':<8}  {'memory jobs':>11}  {'worker':<24}  error")
+        waiting = []
         for run in runs:
             progress = f"{run.tick}/{run.target_ticks}"
             error = run.error.splitlines()[0][:100] if run.error else ""
-            self.stdout.write(f"{run.pk:>5}  {progress:>11}  {run.state:<8}  {run.claimed_by[:24]:<24}  {error}")
+            jobs = pending(run.pk)
+            if jobs and run.state == Run.FINISHED:
+                waiting.append((run.pk, jobs))
+            self.stdout.write(f"{run.pk:>5}  {progress:>11}  {run.state:<8}  {jobs:>11}  {run.claimed_by[:24]:<24}  {error}")
+        for run_id, jobs in waiting:
+            self.stdout.write(f"run {run_id} finished with {jobs} memory jobs still queued: its summaries and dreams "
+                              f"are written when a memory worker takes them (make worker).")
