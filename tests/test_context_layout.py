@@ -102,3 +102,18 @@ def test_both_layouts_carry_the_same_content(cached_run):
         assert all(sort_key(r) <= sort_key(log_rows[0]) for r in recalled)
         compared += 1
     assert compared > 25
+
+
+@pytest.mark.django_db
+def test_run_voyage_takes_the_layout():
+    import io
+    import json
+
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command("run_voyage", "--ticks", "2", "--layout", "cached", stdout=out, stderr=io.StringIO())
+    run = Run.objects.get(pk=json.loads(out.getvalue().strip().splitlines()[-1])["run_id"])
+    assert run.context_layout == Run.CACHED_LAYOUT
+    prompt = LLMCall.objects.filter(run=run, purpose="action").first().prompt
+    assert prompt[1]["content"].startswith(LOG_HEADER)

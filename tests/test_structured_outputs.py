@@ -83,3 +83,17 @@ def test_every_action_call_of_a_run_carries_its_own_schema(server):
             label = label if label.startswith("someone (unknown") else label.split(" (")[0]  # less its trust label
             assert label in targets
     assert labelled > 0  # rung-0 agents met people, and the schema named them as their prompt did
+
+
+@pytest.mark.django_db
+def test_run_voyage_one_off_profile_takes_the_form(server):
+    import io
+
+    from django.core.management import call_command
+
+    before = len(server.records)
+    call_command("run_voyage", "--ticks", "2", "--base-url", server.base_url, "--model", "m",
+                 "--structured-output", "json_schema", stdout=io.StringIO(), stderr=io.StringIO())
+    assert ModelProfile.objects.get(base_url=server.base_url).structured_output == "json_schema"
+    actions = [r["body"] for r in server.records[before:] if "exactly these six keys" in r["body"]["messages"][0]["content"]]
+    assert actions and all(b["response_format"]["type"] == "json_schema" for b in actions)
