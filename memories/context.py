@@ -139,20 +139,30 @@ CACHED_LAYOUT = "cached"
 LOG_HEADER = "Your memories, oldest first:"
 
 
+def log_capacity(hot_limit: int) -> int:
+    """The most rows the cached layout's log shows: 1.7 hot windows."""
+    return hot_limit + 7 * hot_limit // 10
+
+
+def log_step(hot_limit: int) -> int:
+    """How far the log's first row moves at once: one and a half hot windows."""
+    return max(1, 3 * hot_limit // 2)
+
+
 def hot_capacity(run) -> int:
-    """Rows RunWorld keeps per agent: the hot window, and in the cached layout half a window more,
-    which its log needs to show a hot window's worth of rows on average."""
+    """Rows RunWorld keeps per agent: the hot window, and in the cached layout what its log needs."""
     limit = run.hot_memory_limit
-    return limit + limit // 2 if run.context_layout == CACHED_LAYOUT else limit
+    return log_capacity(limit) if run.context_layout == CACHED_LAYOUT else limit
 
 
 def log_start(unsummarised: int, hot_limit: int) -> int:
     """Where the cached layout's log begins, as an index into the agent's rows that no summary covers
-    (oldest 0). It moves only in steps of a whole hot window, so between two moves (and the
-    compactions that reset the count) the log only grows: it shows between half a window and one and
-    a half windows of the newest rows (a window on average), never more than RunWorld holds. Pure."""
-    step = max(1, hot_limit)
-    over = unsummarised - (hot_limit + hot_limit // 2)
+    (oldest 0). It moves only in steps of one and a half hot windows, so between two moves (and the
+    compactions that reset the count) the log only grows: it shows from a fifth of a window up to
+    1.7 windows of the newest rows (0.95 of a window on average, so prompts are no longer than the
+    seed layout's), never more than RunWorld holds. Pure."""
+    step = log_step(hot_limit)
+    over = unsummarised - log_capacity(hot_limit)
     return max(0, -(-over // step) * step)
 
 

@@ -4,7 +4,8 @@ all but their tail. (The privacy tests run on both layouts: test_memory_voyage.p
 test_rung_zero_stays_unnamed.py are parametrized.)"""
 import pytest
 
-from memories.context import HOT_HEADER, LOG_HEADER, RECALL_HEADER, action_messages, cues_for, log_start
+from memories.context import (HOT_HEADER, LOG_HEADER, RECALL_HEADER, action_messages, cues_for, log_capacity,
+                              log_start, log_step)
 from tests.memory_helpers import jobs_inline, new_run
 from voyage.engine.runner import advance
 from voyage.engine.world import RunWorld
@@ -14,15 +15,19 @@ HOT = 10  # a small hot window, so a short run moves the log several times
 
 
 @pytest.mark.parametrize("limit", [1, 2, 10, 50])
-def test_the_log_start_moves_in_whole_windows_and_shows_half_to_one_and_a_half_windows(limit):
+def test_the_log_start_moves_in_whole_steps_and_the_log_stays_within_its_bounds(limit):
+    most, step = log_capacity(limit), log_step(limit)
     starts = [log_start(n, limit) for n in range(0, 20 * limit)]
     for n, start in enumerate(starts):
-        assert start % limit == 0 and 0 <= start <= n
-        assert n - start <= limit + limit // 2  # never more rows than RunWorld holds
-        if n >= limit + limit // 2:
-            assert n - start > limit // 2 if limit > 1 else n - start >= 1
+        assert start % step == 0 and 0 <= start <= n
+        assert n - start <= most  # never more rows than RunWorld holds
+        if n >= most:
+            assert n - start > most - step
     moves = [n for n in range(1, len(starts)) if starts[n] != starts[n - 1]]
-    assert all(b - a == limit for a, b in zip(moves, moves[1:]))  # once a window of rows, no oftener
+    assert all(b - a == step for a, b in zip(moves, moves[1:]))  # once a step of rows, no oftener
+    # on average about a hot window: prompts no longer than the seed layout's
+    shown = [n - start for n, start in enumerate(starts)][most:]
+    assert 0.8 * limit <= sum(shown) / len(shown) <= 1.05 * limit
 
 
 @pytest.fixture(scope="module")
@@ -67,8 +72,8 @@ def test_consecutive_prompts_share_all_but_their_tail(cached_run):
             assert "\n".join(m["content"] for m in prompt).startswith(prompt[0]["content"] + "\n" + old)
         else:  # the log's first row moved on by a whole window (or a compaction reset it)
             moved += 1
-            assert HOT // 2 < new.count("\n[")  # it still shows more than half a window
-        assert new.count("\n[") <= HOT + HOT // 2
+            assert new.count("\n[") > log_capacity(HOT) - log_step(HOT)
+        assert new.count("\n[") <= log_capacity(HOT)
     assert grown > 1000 and moved > 10
     assert moved < grown / 2  # with a 10-row window and ~2.5 new rows a turn, about one turn in four
 
@@ -95,8 +100,9 @@ def test_both_layouts_carry_the_same_content(cached_run):
         assert unrecalled(rest) == unrecalled(now + "\n\n" + hot.rsplit("\n\n", 1)[1])
         log_rows = log.split("\n")[1:]
         hot_rows = hot.rsplit("\n\n", 1)[0].split("\n")
-        assert log_rows[-(HOT // 2):] == hot_rows[:HOT // 2][::-1]  # the newest rows, oldest first
-        assert len(log_rows) > HOT // 2 or log_rows == hot_rows[::-1]
+        newest = min(len(log_rows), HOT)
+        assert log_rows[-newest:] == hot_rows[:newest][::-1]  # the newest rows, oldest first
+        assert len(log_rows) > log_capacity(HOT) - log_step(HOT) or log_rows == hot_rows[::-1]
         recalled = rest.split("\n\n")[0].split("\n")[1:] if rest.startswith(RECALL_HEADER) else []
         # recalled rows are older than the log's first row (by id; by the clock, no later)
         assert all(sort_key(r) <= sort_key(log_rows[0]) for r in recalled)

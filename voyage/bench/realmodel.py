@@ -53,7 +53,7 @@ def small_run(form: str, base_url: str, ticks: int, agents: int, seed: int = 191
     profile, _ = ModelProfile.objects.get_or_create(
         name=f"{MODEL_NAME} ({form})",
         defaults=dict(kind=ModelProfile.OPENAI, base_url=base_url, model=MODEL_NAME, structured_output=form,
-                      temperature=0.3, max_tokens=300, timeout_s=300, retries=1, concurrency=1))
+                      temperature=0.0, max_tokens=400, timeout_s=300, retries=1, concurrency=1))
     ModelProfile.objects.filter(pk=profile.pk).update(base_url=base_url)  # a new server, a new port
     run = create_run(Scenario.objects.get(slug="1912"), seed=seed, schedule=Run.SIMULTANEOUS, target_ticks=ticks,
                      profile=ModelProfile.objects.get(pk=profile.pk), name=f"real model, {form}")
