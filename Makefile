@@ -7,7 +7,7 @@ DAYS ?= 1
 # advertise AMX, so the instruction sets are named (voyage/bench/llama_server.py).
 LLAMA_CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_BF16=OFF -DGGML_OPENMP=OFF
 
-.PHONY: demo test bench install migrate clean worker stop status realmodel
+.PHONY: demo test bench install migrate clean worker web stop status realmodel
 
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null || { \
@@ -24,14 +24,18 @@ install: $(VENV)/.installed
 migrate: install
 	$(PY) manage.py migrate --noinput -v 0
 
-# The demo: the worker (tick and memory clusters) and a one-day voyage, all in the background.
-demo: worker
+# The demo: the web server, the worker (tick and memory clusters) and a one-day voyage, all in the
+# background, and a staff login (VOYAGE_STAFF_USER / VOYAGE_STAFF_PASSWORD, or a generated password).
+demo: worker web
 	@$(PY) manage.py start_voyage --scenario 1912 --days $(DAYS) | tee var/demo-run.json
 	@echo
+	@$(PY) manage.py ensure_staff | $(PY) -c 'import json, sys; u = json.load(sys.stdin); \
+	  print("Open http://$(WEB_HOST):$(WEB_PORT)/ and log in as", u["username"], "with password", \
+	        u["password"] or "(the one in $$VOYAGE_STAFF_PASSWORD)")'
 	@echo "A voyage is running in the background on the worker (log: var/worker-voyage.log)."
 	@echo "  watch it:     $(PY) manage.py voyage_status        (or: make status)"
 	@echo "  read it:      $(PY) manage.py transcript --run latest --output var/transcript.md"
-	@echo "  stop worker:  make stop      (runs stay where they are; 'make worker' carries on with them)"
+	@echo "  stop it all:  make stop      (runs stay where they are; 'make worker' carries on with them)"
 
 # Start the two django-q2 clusters if they are not running: ticks, and compaction/dream jobs
 # (the "memory" queue). Each in a process group of its own, so `make stop` ends it whole.
@@ -47,13 +51,25 @@ worker: migrate
 	  fi; \
 	done
 
+# The web server (daphne: pages, admin, API, websockets, static files) on WEB_HOST:WEB_PORT.
+WEB_HOST ?= 127.0.0.1
+WEB_PORT ?= 8000
+web: migrate
+	@pidfile=var/web.pid; \
+	if [ -f $$pidfile ] && kill -0 $$(cat $$pidfile) 2>/dev/null; then \
+	  echo "web already running (pid $$(cat $$pidfile))"; \
+	else \
+	  setsid $(VENV)/bin/daphne -b $(WEB_HOST) -p $(WEB_PORT) voyage.asgi:application >>var/web.log 2>&1 </dev/null & \
+	  echo $$! >$$pidfile; echo "web started (pid $$!, log var/web.log)"; \
+	fi
+
 # qcluster does not always exit on SIGTERM: end the whole group. Safe at any moment: committed
 # ticks stay committed, and the next worker picks the runs up where they are.
 stop:
-	@for f in var/worker-voyage.pid var/worker-memory.pid; do \
+	@for f in var/worker-voyage.pid var/worker-memory.pid var/web.pid; do \
 	  [ -f $$f ] || continue; pid=$$(cat $$f); \
 	  kill -TERM -$$pid 2>/dev/null; sleep 1; kill -KILL -$$pid 2>/dev/null; \
-	  rm -f $$f; echo "stopped worker (pid $$pid)"; \
+	  rm -f $$f; echo "stopped $$(basename $$f .pid) (pid $$pid)"; \
 	done
 
 status: migrate

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from memories.identity import identity_text
 from world.rules.perception import Situation, render_situation
+from world.rules.ladder import ITEM_NAMES, PEOPLE_NAMES, SETTING
 from world.rules.prompt_text import RULES
 from world.time import TICKS_PER_DAY, WIND_DOWN, part_of_day, sim_clock, time_of_day
 
 ANSWER_NOW = "Your turn. Answer with the one JSON object only."
 
 
-def time_text(agent, tick: int) -> str:
-    if agent.rung >= 1:
+def time_text(world, agent, tick: int) -> str:
+    if world.knows(agent, SETTING):
         return f"It is {sim_clock(tick)}."
     return f"It is {part_of_day(tick)}."
 
@@ -68,10 +69,13 @@ def past_text(world, agent) -> str:
 
 
 def recall_terms(situation: Situation) -> list[str]:
-    """What the agent can name around it: the room, and from rung 1 the people and items here."""
+    """What the agent can name around it: the room, and the people and items here once its rung
+    knows their names."""
     terms = [situation.room.name]
-    if situation.rung >= 1:
-        terms += [label for label, _, _ in situation.people] + [label for label, _ in situation.things]
+    if PEOPLE_NAMES in situation.knows:
+        terms += [label for label, _, _ in situation.people]
+    if ITEM_NAMES in situation.knows:
+        terms += [label for label, _ in situation.things]
     return terms
 
 
@@ -93,14 +97,23 @@ def recalled_text(world, agent, situation: Situation, tick: int, shown=None) -> 
     hot = hot_window(world, agent) if shown is None else shown
     before = next((h.id for h in hot if h.id is not None), None)  # the oldest committed row shown
     if before is None:
+        world.memory.recalled.pop(agent.id, None)  # no rows recalled into this prompt
         return ""
     hits = _distinct(recall(agent.id, terms, k=RECALL_K * 2, before_id=before, now_tick=tick))[:RECALL_K]
+    hits = sorted(hits, key=lambda h: h.id)
     text = ""
     if hits:
-        lines = [f"[{sim_clock(h.tick)}] {h.text[:RECALLED_CHARS]}" for h in sorted(hits, key=lambda h: h.id)]
+        lines = [f"[{sim_clock(h.tick)}] {h.text[:RECALLED_CHARS]}" for h in hits]
         text = RECALL_HEADER + "\n" + "\n".join(lines)
-    world.memory.recalled[agent.id] = (terms, grown, text)
+    world.memory.recalled[agent.id] = (terms, grown, text, tuple(h.id for h in hits))
     return text
+
+
+def recalled_ids(world, agent) -> tuple[int, ...]:
+    """The ids of the rows the last `recalled_text` for this agent put into its prompt (recorded
+    with the call, so the inspector can show them)."""
+    cached = world.memory.recalled.get(agent.id)
+    return cached[3] if cached else ()
 
 
 def _distinct(hits):
@@ -125,7 +138,7 @@ def action_messages(world, agent, situation: Situation, tick: int, cues: frozens
         system += "\n\n" + past
     cached = world.run.context_layout == CACHED_LAYOUT
     log = log_rows(world, agent) if cached else None
-    now = [recalled_text(world, agent, situation, tick, log), time_text(agent, tick), render_situation(situation)]
+    now = [recalled_text(world, agent, situation, tick, log), time_text(world, agent, tick), render_situation(situation)]
     now += [CUE_TEXT[c] for c in sorted(cues)]
     if cached:
         user = [log_text(log)] + now + [ANSWER_NOW]

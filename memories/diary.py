@@ -41,7 +41,7 @@ def write_diaries(world, w, gateway, day_rows: dict) -> list[DiaryEntry]:
         lines = [row_line(r[0], r[3]) for r in picked] + [f"You are in the {where}."]
         request = ModelRequest(purpose=DIARY_PURPOSE, messages=messages(identity_text(a, world), DIARY, lines),
                                tick=w.tick, agent_id=a.id, agent_key=a.persona.key,
-                               hints=RowsHints(rows=tuple(picked), subject=subject_of(a), location=where))
+                               hints=RowsHints(rows=tuple(picked), subject=subject_of(a, world), location=where))
         asked.append((a, request))
     answers = gateway.complete_many([r for _, r in asked]) if asked else []
     written = []

@@ -18,6 +18,7 @@ from voyage.gateway.json_extract import parse_json_object
 from voyage.gateway.record import call_record
 from voyage.models import LLMCall
 from world.models import Room
+from world.rules.ladder import PEOPLE_NAMES, knows
 from world.time import MINUTES_PER_TICK
 
 MIN_SLEEP_MINUTES = 30
@@ -53,7 +54,7 @@ def dream(agent_id: int, tick: int, *, gateway=None) -> Dream | None:
         rooms.update(n for n in names if n in r[4])
     rooms = sorted(rooms)
     people = []
-    if agent.rung >= 1:  # below rung 1 it knows no names, so its ledger means nothing to it
+    if knows(run.scenario.rung_specs(), agent.rung, PEOPLE_NAMES):  # without names its ledger means nothing to it
         entries = (TrustEntry.objects.filter(agent=agent, known_by_name=True).select_related("other__persona")
                    .order_by("-interaction_count", "other_id")[:DREAM_PEOPLE])
         people = [(e.other.persona.display_name, e.label, e.score) for e in entries]

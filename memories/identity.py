@@ -4,7 +4,7 @@ Soul entries always come with it: they are never compacted."""
 from __future__ import annotations
 
 from world.models import AgentState, SoulEntry
-from world.rules.ladder import rung_spec
+from world.rules.ladder import FEAR, HISTORY, OWN_NAME, SECRET, SETTING, rung_spec
 
 
 def identity_text(agent: AgentState, world=None) -> str:
@@ -16,18 +16,20 @@ def identity_text(agent: AgentState, world=None) -> str:
         scenario = agent.run.scenario
         rungs, premise = scenario.rung_specs(), scenario.premise
         soul = list(SoulEntry.objects.filter(persona_id=agent.persona_id).values_list("text", flat=True))
-    persona, rung = agent.persona, agent.rung
-    spec = rung_spec(rungs, rung)
+    persona = agent.persona
+    spec = rung_spec(rungs, agent.rung)
+    known = spec.knows  # what this rung reveals: the scenario's rung row says
     parts = [f"Your state of mind — rung {spec.level}, {spec.name}: {spec.reveals}"]
-    if rung >= 1:
+    if OWN_NAME in known:
         parts.append(f"You are {persona.display_name}.")
+    if SETTING in known:
         parts.append(premise)
-    else:
+    if not known & {OWN_NAME, SETTING}:
         parts.append("You do not know who you are, where you are, or when this is.")
-    if rung >= 2:
-        parts.append(f"Your life on paper: {persona.history}")
-        parts.append(f"What you fear: {persona.fear}")
-        parts.append(f"Your secret: {persona.secret}")
+    for fact, heading, text in ((HISTORY, "Your life on paper", persona.history), (FEAR, "What you fear", persona.fear),
+                                (SECRET, "Your secret", persona.secret)):
+        if fact in known:
+            parts.append(f"{heading}: {text}")
     if soul:
         parts.append("What you hold true, whatever else you forget:\n" + "\n".join(f"- {s}" for s in soul))
     return "\n\n".join(parts)

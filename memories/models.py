@@ -1,6 +1,8 @@
 """What agents remember: the raw memory stream, its summaries, and the trust ledger."""
 from __future__ import annotations
 
+import uuid
+
 from django.db import models
 
 
@@ -42,6 +44,11 @@ class Memory(models.Model):
         return f"[{self.tick}] {self.text[:60]}"
 
 
+class SummaryManager(models.Manager):
+    def get_by_natural_key(self, uuid_):
+        return self.get(uuid=uuid_)
+
+
 class MemorySummary(models.Model):
     """An LLM-written summary of a known range of an agent's raw rows (level 0), or an era summary
     folding earlier summaries (level 1+)."""
@@ -55,6 +62,10 @@ class MemorySummary(models.Model):
     tick = models.IntegerField()
     text = models.TextField()
     folded_into = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="folded")
+    # A run's fixture names a summary by this (folded_into points at it); row ids differ between databases.
+    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+
+    objects = SummaryManager()
 
     class Meta:
         db_table = "memory_summaries"
@@ -66,6 +77,14 @@ class MemorySummary(models.Model):
 
     def __str__(self):
         return f"L{self.level} rows {self.first_row}-{self.last_row}: {self.text[:60]}"
+
+    def natural_key(self):
+        return (str(self.uuid),)
+
+
+class TrustEntryManager(models.Manager):
+    def get_by_natural_key(self, run_uuid, persona_key, other_key):
+        return self.get(run__uuid=run_uuid, agent__persona__key=persona_key, other__persona__key=other_key)
 
 
 class TrustEntry(models.Model):
@@ -83,15 +102,22 @@ class TrustEntry(models.Model):
     updated_tick = models.IntegerField()
     # The tick of the last trust call about this pair: entries touched since are "dealt with".
     assessed_tick = models.IntegerField(default=-1)
-    # Whether the agent has met the other while it knew names (rung 1 or above). Meetings at rung 0
-    # stay as perceived, with "someone (unknown)": until a meeting at rung >= 1 the entry is never
+    # Whether the agent has met the other while its rung knew people's names. Meetings before that
+    # stay as perceived, with "someone (unknown)": until a meeting knowing names the entry is never
     # shown by name (no trust call, no label beside the name, not in a dream).
     known_by_name = models.BooleanField(default=False)
+
+    objects = TrustEntryManager()
 
     class Meta:
         db_table = "trust_ledger"
         constraints = [models.UniqueConstraint(fields=["agent", "other"], name="trust_pair_unique")]
         verbose_name_plural = "trust ledger"
+
+    def natural_key(self):
+        return self.agent.natural_key() + (self.other.persona.key,)
+
+    natural_key.dependencies = ["world.agentstate"]
 
 
 class TrustHistory(models.Model):

@@ -1,9 +1,9 @@
 """Trust calls (reasoning on): at an agent's reflections and at nightfall, one call per agent about
 everyone it dealt with since its last assessment (entries touched since `assessed_tick`). Each
 judgement updates the ledger entry and is kept in its history. The prompt shows the agent's own
-rows that name each person — nothing else — so no withheld word can reach a rationale. Below rung 1
-an agent knows no names and makes no trust calls (its ledger still counts meetings); a person it met
-only at rung 0 is judged once it has met them again knowing names."""
+rows that name each person — nothing else — so no withheld word can reach a rationale. An agent whose
+rung does not know people's names makes no trust calls (its ledger still counts meetings); a person it
+met only while not knowing names is judged once it has met them again knowing names."""
 from __future__ import annotations
 
 from memories.identity import identity_text
@@ -13,6 +13,7 @@ from voyage.gateway.base import TRUST as TRUST_PURPOSE, ModelRequest
 from voyage.gateway.hints import TrustHints
 from voyage.gateway.json_extract import parse_json_object
 from voyage.models import LLMCall
+from world.rules.ladder import PEOPLE_NAMES
 
 LINES_PER_PERSON = 6
 
@@ -28,7 +29,7 @@ def assess(world, w, gateway, agents, lines_of) -> int:
     """`lines_of(agent)` gives the agent's own memory texts to draw on. Returns the entries judged."""
     asked = []
     for a in agents:
-        if not a.alive or a.rung < 1:
+        if not a.alive or not world.knows(a, PEOPLE_NAMES):
             continue
         entries = dealt_with(world, a)
         if not entries:

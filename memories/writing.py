@@ -6,6 +6,7 @@ allowed to perceive can reach a summary, a dream, its diary or its trust ledger.
 """
 from __future__ import annotations
 
+from world.rules.ladder import OWN_NAME, knows
 from world.time import sim_clock
 
 SUMMARISE = (
@@ -38,9 +39,11 @@ IMPORTANCE = (
 )
 
 
-def subject_of(agent) -> str:
-    """How a memory call names the agent: by name only once it knows its name."""
-    return agent.persona.display_name if agent.rung >= 1 else ""
+def subject_of(agent, world=None) -> str:
+    """How a memory call names the agent: by name only once its rung knows its name. `world` is the
+    tick's RunWorld when there is one; a job reads the scenario's rungs."""
+    rungs = world.rungs if world is not None else agent.run.scenario.rung_specs()
+    return agent.persona.display_name if knows(rungs, agent.rung, OWN_NAME) else ""
 
 
 def row_line(tick: int, text: str) -> str:

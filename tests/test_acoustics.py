@@ -1,5 +1,7 @@
 """Pure tests for world.rules.acoustics: the acoustic matrix, the ambient-noise rule, sleepers."""
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from world.rules.acoustics import (
     CARRIES_CONTENT,
@@ -88,8 +90,36 @@ def test_untargeted_whisper_in_noisy_small_room_withholds_content():
     assert not any(mode in CARRIES_CONTENT for _, mode in got)
 
 
-def test_only_heard_carries_content():
-    assert CARRIES_CONTENT == {HEARD}
+def words_reach(scale, noise, volume, is_target, asleep) -> bool:
+    """The README's table and ambient-noise rule, written out independently of the module: whether
+    a listener in the speaker's room gets the words."""
+    if asleep and volume != "shout":
+        return False
+    if is_target or volume == "shout":
+        return True
+    if scale == "small":
+        return noise == "low" or volume == "normal"
+    return False
+
+
+@settings(max_examples=300, deadline=None)
+@given(scale=st.sampled_from(["small", "vast"]), noise=st.sampled_from(["low", "high"]),
+       volume=st.sampled_from(["whisper", "normal", "shout"]), targeted=st.booleans(),
+       sleepers=st.lists(st.booleans(), min_size=1, max_size=6),
+       next_door=st.lists(st.tuples(st.sampled_from(["low", "high"]), st.lists(st.booleans(), max_size=3)),
+                          max_size=3))
+def test_only_heard_carries_content(scale, noise, volume, targeted, sleepers, next_door):
+    """Exactly the listeners the table says get the words receive a content-carrying delivery: nobody
+    next door, no bystander of a masked whisper or vast-room talk, no sleeper but for a shout."""
+    present = [Listener(SPEAKER)] + [Listener(10 + i, asleep) for i, asleep in enumerate(sleepers)]
+    target = 10 if targeted else None
+    rooms = [(room_noise, [Listener(100 + 10 * r + i, asleep) for i, asleep in enumerate(people)])
+             for r, (room_noise, people) in enumerate(next_door)]
+    got = route_speech(scale=scale, ambient_noise=noise, volume=volume, speaker_id=SPEAKER, target_id=target,
+                       present=present, next_door=rooms)
+    with_words = {d.agent_id for d in got if d.mode in CARRIES_CONTENT}
+    expected = {l.agent_id for l in present[1:] if words_reach(scale, noise, volume, l.agent_id == target, l.asleep)}
+    assert with_words == expected
 
 
 # --- the ambient-noise rule ------------------------------------------------------------------

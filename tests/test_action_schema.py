@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from voyage.gateway import structured
 from world.rules.action_schema import action_schema, nameable_targets, rooms_named
 from world.rules.actions import KEYS, Action, parse_action
-from world.rules.ladder import RungSpec, rung_spec
+from world.rules.ladder import ITEM_NAMES, OWN_NAME, PEOPLE_NAMES, SETTING, TRUST_LABELS, RungSpec, rung_spec
 from world.rules.perception import Person, Place, Thing, perceive, render_situation, resolve_target
 
 SALON, DECK, CABIN, BRIDGE = Place(10, "Grand Salon"), Place(11, "Promenade Deck"), Place(12, "Cabin C-62"), Place(13, "Bridge")
@@ -23,8 +23,11 @@ RUNGS = (RungSpec(0, "Panic", "nothing", ("interact", "move", "communicate", "sl
          RungSpec(1, "Name", "your name", ALL, "name_prop"))
 
 
+KNOWS = {0: frozenset(), 1: frozenset({OWN_NAME, SETTING, ITEM_NAMES, PEOPLE_NAMES, TRUST_LABELS})}
+
+
 def see(rung, people=(ADA, BERT), things=(WATCH, LETTER)):
-    return perceive(agent_id=1, rung=rung, room=SALON, room_description="Chandeliers sway.", scale="vast",
+    return perceive(agent_id=1, rung=rung, knows=KNOWS[rung], room=SALON, room_description="Chandeliers sway.", scale="vast",
                     ambient_noise="low", people=list(people), things=list(things), exits=[DECK, CABIN],
                     rooms_by_name=ROOMS)
 

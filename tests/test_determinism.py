@@ -9,9 +9,10 @@ import time
 import pytest
 
 from tests.conftest import manage
+from tests.engine_helpers import ShipLog, people_shown
 from voyage.engine.runner import advance, create_run, transcript_sha256
-from voyage.models import Event, Run
-from world.models import Scenario
+from voyage.models import Event, LLMCall, Run
+from world.models import AgentState, Scenario
 
 pytestmark = pytest.mark.django_db
 
@@ -29,8 +30,42 @@ def test_same_seed_same_transcript(schedule):
     assert first != _transcript(8, schedule, 90)
 
 
+def _people_counts(schedule: str, ticks: int):
+    """The run's transcript and, per action call: how many people its prompt showed, how many were in the agent's room at the
+    start of the tick, and how many were there when its turn came (after the moves and deaths
+    resolved before it in that tick), both rebuilt from the event log alone."""
+    run = create_run(Scenario.objects.get(slug="1912"), seed=7, schedule=schedule, target_ticks=ticks)
+    advance(run, ticks)
+    key_of = dict(AgentState.objects.filter(run=run).values_list("persona__key", "id"))
+    first_of_tick, turn = {}, {}
+    for seq, tick, kind, actor, data in (Event.objects.filter(run=run).order_by("seq")
+                                         .values_list("seq", "tick", "kind", "actor_id", "data")):
+        first_of_tick.setdefault(tick, seq)
+        who = key_of[data["killer"]] if kind == "death" else actor
+        # the first thing it did on its turn (not waking, a reflection, or a meeting the rules forced)
+        if who is not None and kind not in ("wake", "reflection") and not data.get("forced"):
+            turn.setdefault((tick, who), seq)
+    calls = list(LLMCall.objects.filter(run=run, purpose="action").exclude(outcome=LLMCall.SKIPPED).order_by("id"))
+    cuts = {c.id: (first_of_tick[c.tick], turn[(c.tick, c.agent_id)]) for c in calls}
+    ships = ShipLog(run).snapshots([s for pair in cuts.values() for s in pair])
+    rows = []
+    for c in calls:
+        start, mine = (ships[s] for s in cuts[c.id])
+        here = start.location[c.agent_id]  # nobody moves before the actions of a tick
+        rows.append((len(people_shown(c.prompt[1]["content"])), len(start.in_room(here, exclude=c.agent_id)),
+                     len(mine.in_room(here, exclude=c.agent_id))))
+    return transcript_sha256(run), rows
+
+
 def test_schedules_differ_but_both_follow_the_rules():
-    seq, sim = _transcript(7, Run.SEQUENTIAL, 60), _transcript(7, Run.SIMULTANEOUS, 60)
+    """Sequential: each agent sees the room as the agents before it in the tick left it.
+    Simultaneous: everyone sees the room as it was when the tick began."""
+    seq, sequential = _people_counts(Run.SEQUENTIAL, 60)
+    sim, simultaneous = _people_counts(Run.SIMULTANEOUS, 60)
+    assert all(shown == at_turn for shown, _, at_turn in sequential)
+    assert sum(at_start != at_turn for _, at_start, at_turn in sequential) > 20  # the rules differ here
+    assert all(shown == at_start for shown, at_start, _ in simultaneous)
+    assert sum(at_start != at_turn for _, at_start, at_turn in simultaneous) > 20
     assert seq != sim
 
 

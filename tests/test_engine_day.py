@@ -5,6 +5,7 @@ import re
 import pytest
 
 from memories.models import Memory
+from tests.engine_helpers import ShipLog
 from world.time import NIGHTFALL, TICKS_PER_DAY
 from voyage.models import Event, LLMCall
 from world.models import AgentState, Room
@@ -62,17 +63,29 @@ def test_bulletin_reaches_every_living_agent(one_day_run):
 
 
 def test_a_whisper_in_a_vast_room_never_reaches_a_bystander(one_day_run):
+    """Who was in the room is rebuilt from the event log (moves, deaths, sleep and waking), not
+    taken from the engine's own account of whom it delivered to."""
     vast = set(Room.objects.filter(scale="vast").values_list("id", flat=True))
     whispers = Event.objects.filter(run=one_day_run, kind="communicate", data__volume="whisper", room_id__in=vast)
-    checked = 0
+    key_of = dict(AgentState.objects.filter(run=one_day_run).values_list("persona__key", "id"))
+    ships = ShipLog(one_day_run).snapshots(e.seq for e in whispers)
+    awake_bystanders = asleep_bystanders = 0
     for e in whispers:
-        bystanders = [key for key, mode in e.data["delivered"].items() if mode != "HEARD"]
-        for key in bystanders:
-            mem = Memory.objects.filter(run=one_day_run, agent__persona__key=key)
-            assert not mem.filter(text__contains=e.text).exists(), f"{key} heard a whisper: {e.text}"
-            assert mem.filter(tick=e.tick, text__contains="whispered to").exists()
-            checked += 1
-    assert checked > 0, "the day had no whisper in a vast room with a bystander to check"
+        ship, target = ships[e.seq], key_of[e.data["target"]]
+        assert ship.location[target] == e.room_id and target not in ship.dead
+        heard = Memory.objects.filter(agent_id=target, tick=e.tick, kind="heard", text__contains=e.text).exists()
+        assert heard != (target in ship.asleep), f"the target, awake or not, heard wrongly: {e.text}"
+        for other in ship.in_room(e.room_id, exclude=e.actor_id) - {target}:
+            mem = Memory.objects.filter(agent_id=other)
+            assert not mem.filter(text__contains=e.text).exists(), f"agent {other} heard a whisper: {e.text}"
+            saw = mem.filter(tick=e.tick, kind="observed", text__contains="whispered to").exists()
+            if other in ship.asleep:
+                asleep_bystanders += 1
+                assert not saw, f"agent {other} saw a whisper in its sleep"
+            else:
+                awake_bystanders += 1
+                assert saw, f"agent {other} was in the room, awake, and did not see the whisper pass"
+    assert awake_bystanders > 20, "the day had too few whispers in a vast room with a bystander to check"
 
 
 THOUGHT = re.compile(r"\[thought [0-9a-f]{8}\]")

@@ -3,6 +3,7 @@ and diary at nightfall, the dream on waking, trust calls and their labels in run
 reflections with evidence and depth, soul entries and the stable order in every action prompt, and
 privacy on every new path."""
 import re
+from collections import Counter
 
 import pytest
 
@@ -132,30 +133,42 @@ def test_summaries_cover_their_rows_and_eras_fold(voyage):
     assert MemorySummary.objects.filter(run=voyage, level__gt=0).exists()
 
 
+# Rows an agent perceived, did or was told directly; reflections and bulletins are written by a model
+# from other rows, so they are checked as outputs rather than trusted as sources.
+WRITTEN_KINDS = ("reflection", "bulletin")
+
+
 def _allowed(run):
     allowed = {}
-    for aid, text in Memory.objects.filter(run=run).values_list("agent_id", "text"):
+    for aid, text in Memory.objects.filter(run=run).exclude(kind__in=WRITTEN_KINDS).values_list("agent_id", "text"):
         allowed.setdefault(aid, set()).update(secrets_in(text))
     return allowed
 
 
-def test_nothing_withheld_reaches_summaries_dreams_diary_trust_or_memory_prompts(voyage):
+def test_nothing_withheld_reaches_summaries_dreams_diary_trust_reflections_bulletins_or_prompts(voyage):
+    """Every secret (a spoken code, a monologue id) in any model-written output or any prompt must be
+    one its agent perceived directly. The bulletin's prompt belongs to nobody: it may hold none."""
     allowed = _allowed(voyage)
     outputs = []
     outputs += MemorySummary.objects.filter(run=voyage).values_list("agent_id", "text")
     outputs += [(d.agent_id, d.text) for d in Dream.objects.filter(run=voyage)]
     outputs += DiaryEntry.objects.filter(run=voyage).values_list("agent_id", "text")
     outputs += TrustHistory.objects.filter(entry__run=voyage).values_list("entry__agent_id", "rationale")
-    for call in LLMCall.objects.filter(run=voyage, purpose__in=["compaction", "era", "dream", "diary", "trust",
-                                                                "importance", "action"]).iterator():
+    outputs += Memory.objects.filter(run=voyage, kind__in=WRITTEN_KINDS).values_list("agent_id", "text")
+    purposes = Counter()
+    for call in LLMCall.objects.filter(run=voyage).iterator():
         outputs.append((call.agent_id, "\n".join(m["content"] for m in call.prompt)))
-    seen = 0
+        purposes[call.purpose] += 1
+    assert {"reflection", "bulletin", "compaction", "dream", "diary", "trust", "importance"} <= set(purposes)
+    seen = Counter()
     for agent_id, text in outputs:
         found = secrets_in(text)
         leaked = found - allowed.get(agent_id, set())
         assert not leaked, (agent_id, leaked)
-        seen += len(found)
-    assert seen > 1000  # the outputs do quote codes and thoughts: the check is not vacuous
+        seen[agent_id is None] += len(found)
+    assert seen[False] > 1000  # the outputs do quote codes and thoughts: the check is not vacuous
+    reflections = Memory.objects.filter(run=voyage, kind="reflection").values_list("text", flat=True)
+    assert sum(len(secrets_in(t)) for t in reflections) > 50  # nor for reflections
 
 
 def test_recall_never_finds_words_an_agent_did_not_hear(voyage):

@@ -2,6 +2,7 @@
 import pytest
 
 from world.rules.actions import Action, ActionFail
+from world.rules.ladder import FEAR, HISTORY, ITEM_NAMES, OWN_NAME, PEOPLE_NAMES, SECRET, SETTING, TRUST_LABELS
 from world.rules.perception import Person, Place, Thing, perceive, render_situation, resolve_target
 
 SALON = Place(10, "Grand Salon")
@@ -16,10 +17,16 @@ WATCH = Thing(100, "Pocket watch")
 LETTER = Thing(101, "Sealed letter")
 
 
+# What each rung of the 1912 ladder knows (the scenario's rung rows say so; see world.rules.ladder).
+KNOWS = {0: frozenset(), 1: frozenset({OWN_NAME, SETTING, ITEM_NAMES, PEOPLE_NAMES, TRUST_LABELS})}
+KNOWS[2] = KNOWS[1] | {HISTORY, FEAR, SECRET}
+
+
 def see(rung, people=(ADA, BERT, CORA), things=(WATCH, LETTER)):
     return perceive(
         agent_id=1,
         rung=rung,
+        knows=KNOWS[rung],
         room=SALON,
         room_description="Chandeliers sway.",
         scale="vast",

@@ -300,13 +300,15 @@ def test_rung_structure():
     assert [r["level"] for r in d.RUNGS] == [0, 1, 2]
     assert [r["name"] for r in d.RUNGS] == ["Panic", "Name", "Fear"]
     for r in d.RUNGS:
-        assert set(r) == {"level", "name", "reveals", "allowed_actions", "gate"}
+        assert set(r) == {"level", "name", "reveals", "allowed_actions", "gate", "knows"}
         assert r["reveals"].strip()
         assert set(r["allowed_actions"]) <= ACTIONS and r["allowed_actions"]
     assert set(d.RUNGS[0]["allowed_actions"]) == ACTIONS
     assert d.RUNGS[0]["gate"] is None
     assert d.RUNGS[1]["gate"] == {"prop": "name_prop", "min_ticks_since_previous": 0}
     assert d.RUNGS[2]["gate"] == {"prop": "fear_prop", "min_ticks_since_previous": 480}
+    assert d.RUNGS[0]["knows"] == [] and {"own_name", "item_names", "people_names"} <= set(d.RUNGS[1]["knows"])
+    assert set(d.RUNGS[1]["knows"]) < set(d.RUNGS[2]["knows"]) and {"fear", "secret"} <= set(d.RUNGS[2]["knows"])
 
 
 def test_rung_zero_reveals_no_setting():

@@ -1,7 +1,15 @@
+"""Runs (configured through voyage.runconfig, driven by voyage.control), model profiles, and the
+read-only event log and model calls."""
 from django.contrib import admin, messages
 from django.db import models
+from django.urls import reverse
+from django.utils.html import format_html
 
+from memories.admin_filters import inspection_filters
 from voyage.models import Event, LLMCall, ModelProfile, Run
+from voyage.run_forms import RunActionForm, RunChangeForm, RunConfigForm
+from voyage.runconfig import PARAMETERS
+from world.admin_readonly import ReadOnlyAdmin
 
 
 @admin.register(ModelProfile)
@@ -35,36 +43,151 @@ class ModelProfileAdmin(admin.ModelAdmin):
         return bool(os.environ.get(obj.api_key_env))
 
 
+DONE = {"start": "Started", "pause": "Paused", "resume": "Resumed", "stop": "Stopped"}
+
+
 def _control(verb: str, description: str):
-    """An admin action calling voyage.control.<verb> on each selected run, reporting each refusal."""
+    """An admin action calling voyage.control.<verb> on each selected run, reporting each run done and
+    each refusal with its reason."""
 
     @admin.action(description=description)
     def action(modeladmin, request, queryset):
         from voyage import control
 
-        done = 0
+        done = []
         for run in queryset.order_by("pk"):
             try:
                 getattr(control, verb)(run.pk)
-                done += 1
+                done.append(str(run.pk))
             except control.ControlError as exc:
-                modeladmin.message_user(request, str(exc), messages.WARNING)
+                modeladmin.message_user(request, f"{verb.capitalize()} refused: {exc}", messages.WARNING)
         if done:
-            modeladmin.message_user(request, f"{verb}: {done} run(s).", messages.SUCCESS)
+            modeladmin.message_user(request, f"{DONE[verb]}: run {', '.join(done)}.", messages.SUCCESS)
 
     action.__name__ = f"{verb}_runs"
     return action
 
 
+def _report_new(modeladmin, request, what: str, source: Run, make) -> None:
+    from django.core.exceptions import ValidationError
+
+    try:
+        new = make()
+    except ValidationError as exc:
+        reasons = "; ".join(f"{k}: {' '.join(v)}" if k != "__all__" else " ".join(v)
+                            for k, v in exc.message_dict.items())
+        modeladmin.message_user(request, f"{what.capitalize()} of run {source.pk} refused: {reasons}",
+                                messages.WARNING)
+        return
+    link = format_html('<a href="{}">run {}</a>', reverse("admin:voyage_run_change", args=[new.pk]), new.pk)
+    modeladmin.message_user(request, format_html("{} of run {}: {} (seed {}, {} agents), ready to start.",
+                                                 what.capitalize(),
+                                                 source.pk, link, new.seed, new.agents.count()), messages.SUCCESS)
+    for warning in getattr(new, "warnings", []):
+        modeladmin.message_user(request, warning, messages.WARNING)
+
+
+@admin.action(description="Clone selected runs (same configuration; a new seed if given)")
+def clone_runs(modeladmin, request, queryset):
+    from voyage.runconfig import clone_run
+
+    raw = request.POST.get("seed", "").strip()
+    if raw and not raw.lstrip("-").isdigit():
+        modeladmin.message_user(request, f"Clone refused: the seed {raw!r} is not a whole number", messages.WARNING)
+        return
+    seed = int(raw) if raw else None
+    for run in queryset.order_by("pk"):
+        _report_new(modeladmin, request, "clone", run, lambda: clone_run(run, seed=seed))
+
+
+@admin.action(description="Replay selected runs (a new run from their recorded answers)")
+def replay_runs(modeladmin, request, queryset):
+    from voyage.runconfig import replay_run
+
+    for run in queryset.order_by("pk"):
+        _report_new(modeladmin, request, "replay", run, lambda: replay_run(run))
+
+
+RUN_SECTIONS = [
+    ("Memory", {"fields": ("hot_memory_limit", "compaction_memory_count", "compaction_soft_chars",
+                           "compaction_hard_chars")}),
+    ("Reflections, attrition and fatigue", {"fields": ("reflection_ticks", "reflection_cooldown",
+                                                       "importance_threshold", "attrition_threshold",
+                                                       "fatigue_warning", "fatigue_limit")}),
+    ("Model budget and the offline model", {"fields": ("budget_tokens", "budget_cost", "malformed_rate")}),
+]
+
+
 @admin.register(Run)
 class RunAdmin(admin.ModelAdmin):
+    """Runs are made by voyage.runconfig (the add form is its shell) and driven by voyage.control."""
+
     list_display = ("id", "name", "scenario", "state", "tick", "target_ticks", "schedule", "seed", "profile",
-                    "replay_of", "error", "pause_reason")
+                    "agents_count", "replay_of", "error", "pause_reason", "dashboard")
     list_filter = ("state", "schedule", "scenario")
-    readonly_fields = ("uuid", "tick", "state", "error", "claimed_by", "heartbeat_at", "created_at", "pause_reason",
-                       "usage")
+    search_fields = ("name",)
+    action_form = RunActionForm
     actions = [_control("start", "Start selected runs on the worker"), _control("pause", "Pause selected runs"),
-               _control("resume", "Resume selected runs (after a pause or a fixed failure)")]
+               _control("resume", "Resume selected runs (after a pause or a fixed failure)"),
+               _control("stop", "Stop selected runs (finished where they are)"), clone_runs, replay_runs]
+    progress = ("dashboard", "state", "tick", "error", "pause_reason", "usage", "uuid", "claimed_by", "heartbeat_at",
+                "created_at", "cast_shown", "scenario", "replay_of")
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        kwargs["form"] = RunConfigForm if obj is None else RunChangeForm
+        kwargs["fields"] = None  # the form says
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_fieldsets(self, request, obj=None):
+        if obj is None:
+            return [(None, {"fields": ("name", "scenario", "cast", "profile", "schedule", "seed",
+                                       ("length", "length_unit"))}), *RUN_SECTIONS]
+        return [("Progress", {"fields": self.progress}),
+                ("Configuration", {"fields": ("name", "profile", "schedule", "seed", "target_ticks")}), *RUN_SECTIONS]
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return ()
+        from voyage.runconfig import GROWABLE, has_started
+
+        if has_started(obj):  # what it was configured with stays: only the budget and length may grow
+            editable = {"name", *GROWABLE}
+            fixed = [f for f in ("profile", "schedule", "seed", *PARAMETERS) if f not in editable]
+            return (*self.progress, *fixed)
+        return self.progress
+
+    def save_model(self, request, obj, form, change):
+        from voyage.runconfig import configure_run, update_run_params
+
+        if change:
+            run = update_run_params(obj, **form.changes())
+        else:
+            run = configure_run(**form.config())
+            obj.pk = obj.id = run.pk
+            obj._state.adding, obj._state.db = False, run._state.db
+            self.message_user(request, f"Run {run.pk} is ready to start: {run.agents.count()} agents asleep in their "
+                                       f"home rooms, waking at tick 0.", messages.SUCCESS)
+        for warning in getattr(run, "warnings", []):
+            self.message_user(request, f"Warning: {warning}", messages.WARNING)
+
+    def save_related(self, request, form, formsets, change):
+        pass  # a run's agents are made by configure_run; it has no inline rows
+
+    @admin.display(description="dashboard")
+    def dashboard(self, obj):
+        if obj is None or obj.pk is None:
+            return "-"
+        return format_html('<a href="/runs/{}/">live dashboard</a>', obj.pk)
+
+    @admin.display(description="agents")
+    def agents_count(self, obj):
+        return obj.agents.count()
+
+    @admin.display(description="cast")
+    def cast_shown(self, obj):
+        if obj is None or obj.pk is None:
+            return "-"
+        return ", ".join(obj.agents.order_by("persona__key").values_list("persona__display_name", flat=True))
 
     @admin.display(description="model calls: totals per purpose")
     def usage(self, obj):
@@ -83,28 +206,37 @@ class RunAdmin(admin.ModelAdmin):
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(ReadOnlyAdmin):
     list_display = ("run", "tick", "seq", "kind", "actor", "room", "text")
-    list_filter = ("kind", "run")
+    list_filter = (*inspection_filters(agent_path="actor"), "kind")
+    list_select_related = ("actor__persona", "room")
     search_fields = ("text",)
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(LLMCall)
-class LLMCallAdmin(admin.ModelAdmin):
+class LLMCallAdmin(ReadOnlyAdmin):
+    """Every model call with its exact prompt, as sent."""
+
     list_display = ("id", "run", "tick", "agent", "purpose", "outcome", "answered", "attempts", "latency_ms",
                     "prompt_tokens", "completion_tokens", "reasoning_tokens", "cached_tokens", "cost")
-    list_filter = ("purpose", "outcome", "answered", "run")
+    list_filter = (*inspection_filters(), "purpose", "outcome", "answered")
+    list_select_related = ("agent__persona",)
+    search_fields = ("raw_answer", "detail", "error")
     readonly_fields = ("prompt_view",)
     exclude = ("prompt_z",)
 
-    @admin.display(description="prompt")
+    @admin.display(description="prompt (exactly as sent)")
     def prompt_view(self, obj):
+        from django.utils.html import format_html
+
         from voyage.gateway.prompts import prompt_text
 
-        return prompt_text(obj.prompt)
+        return format_html('<pre style="white-space: pre-wrap">{}</pre>', prompt_text(obj.prompt))
 
-    def has_change_permission(self, request, obj=None):
-        return False
+from voyage import admin_tokens  # noqa: E402,F401  (API tokens: voyage/admin_tokens.py)
+
+# Export and fork (voyage/admin_export.py).
+from voyage.admin_export import ForkActionForm, export_run_action, fork_run_action  # noqa: E402
+
+RunAdmin.actions = [*RunAdmin.actions, export_run_action, fork_run_action]
+RunAdmin.action_form = ForkActionForm

@@ -12,3 +12,8 @@ class VoyageConfig(AppConfig):
         from voyage.tasks import on_worker_spawn
 
         post_spawn.connect(on_worker_spawn, dispatch_uid="voyage-rescue-on-spawn")
+
+        # loaddata of a run's fixture turns its memory-row numbers back into ids (voyage/export/rows.py).
+        from voyage.export import rows
+
+        rows.connect()

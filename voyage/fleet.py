@@ -187,3 +187,43 @@ def reference(ticks: int, seed: int) -> dict:
                                            "--memory-worker")[-1]
     return _references[key]
 
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 just now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def port_open(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            return True
+    except OSError:
+        return False
+
+
+class WebServer:
+    """daphne serving voyage.asgi (pages, static files, websockets) on a free 127.0.0.1 port, for
+    the browser tests and `bench web`; returns once it listens."""
+
+    def __init__(self, env: dict, log_path: Path, timeout: float = 60):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = log_path
+        with open(log_path, "ab") as log:
+            self.proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+                                          "voyage.asgi:application"], env=env, cwd=ROOT, stdout=log,
+                                         stderr=subprocess.STDOUT, start_new_session=True)
+        wait_for(lambda: port_open(self.port) or self.proc.poll() is not None, timeout, what="daphne to listen")
+        if self.proc.poll() is not None:
+            raise RuntimeError(f"daphne exited:\n{log_path.read_text(errors='replace')[-3000:]}")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)

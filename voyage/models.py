@@ -20,6 +20,16 @@ def reasoning_off_default():
     return {"reasoning": {"enabled": False}}
 
 
+class ModelProfileManager(models.Manager):
+    def get_by_natural_key(self, name):
+        return self.get(name=name)
+
+
+class RunManager(models.Manager):
+    def get_by_natural_key(self, uuid_):
+        return self.get(uuid=uuid_)
+
+
 class ModelProfile(models.Model):
     """How to reach a model. The API key is never stored: only the name of the variable holding it."""
 
@@ -65,8 +75,13 @@ class ModelProfile(models.Model):
     price_out_per_m = models.DecimalField(max_digits=10, decimal_places=4, default=0,
                                           help_text="price per million completion tokens (reasoning included)")
 
+    objects = ModelProfileManager()
+
     def __str__(self):
         return self.name
+
+    def natural_key(self):
+        return (self.name,)
 
     def clean(self):
         import re
@@ -119,6 +134,9 @@ class Run(models.Model):
     target_ticks = models.PositiveIntegerField(default=TICKS_PER_DAY)
     replay_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="replays",
                                   help_text="answers come from this run's recorded calls instead of a model")
+    forked_from = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="forks",
+                                    help_text="this run replayed that run's first fork_tick ticks, then went on live")
+    fork_tick = models.PositiveIntegerField(null=True, blank=True)
     budget_tokens = models.PositiveBigIntegerField(null=True, blank=True,
                                                    help_text="pause when the run's calls have used this many tokens")
     budget_cost = models.DecimalField(max_digits=12, decimal_places=4, null=True, blank=True,
@@ -149,6 +167,8 @@ class Run(models.Model):
     claimed_by = models.CharField(max_length=80, blank=True, default="")
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = RunManager()
 
     def __str__(self):
         return self.name or f"Run {self.pk}"
@@ -205,10 +225,18 @@ class LLMCall(models.Model):
     latency_ms = models.FloatField(default=0)
     attempts = models.PositiveSmallIntegerField(default=1)
     cost = models.DecimalField(max_digits=12, decimal_places=6, default=0)
+    recalled = models.JSONField(default=list, blank=True,
+                                help_text="ids of the memory rows the context builder recalled into this prompt")
 
     class Meta:
         db_table = "llm_calls"
-        indexes = [models.Index(fields=["run", "tick", "agent", "purpose"], name="llm_call_lookup")]
+        indexes = [
+            models.Index(fields=["run", "tick", "agent", "purpose"], name="llm_call_lookup"),
+            # Covers the dashboards' usage figures: on SQLite, reading a row's columns after its
+            # prompt blob walks the blob's overflow pages, ten times slower than this index.
+            models.Index(fields=["run", "purpose", "agent", "latency_ms", "prompt_tokens", "completion_tokens", "cost",
+                                 "answered", "outcome", "attempts"], name="llm_call_usage"),
+        ]
         ordering = ["id"]
         verbose_name = "LLM call"
 
@@ -217,3 +245,37 @@ class LLMCall(models.Model):
         from voyage.gateway.prompts import decompress_messages
 
         return decompress_messages(bytes(self.prompt_z))
+
+
+class ApiToken(models.Model):
+    """A token for the API, made in the admin and shown once: only its SHA-256 is stored. It acts as
+    its user (who must be staff) until revoked."""
+
+    PREFIX = "vyg_"
+    name = models.CharField(max_length=80, help_text="what it is for, e.g. the notebook that uses it")
+    user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="api_tokens")
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    hint = models.CharField(max_length=12, editable=False, help_text="the token's first characters, to tell it apart")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "API token"
+
+    def __str__(self):
+        return f"{self.name} ({self.hint}…)"
+
+    @staticmethod
+    def digest_of(token: str) -> str:
+        import hashlib
+
+        return hashlib.sha256(token.encode()).hexdigest()
+
+    def issue(self) -> str:
+        """A new secret for this (unsaved) token; the caller shows it once and it is never stored."""
+        import secrets
+
+        token = self.PREFIX + secrets.token_urlsafe(32)
+        self.digest, self.hint = self.digest_of(token), token[:8]
+        return token

@@ -25,6 +25,7 @@ INSTALLED_APPS = [
     "world",
     "memories",
     "voyage",
+    "voyage.studies",
 ]
 
 MIDDLEWARE = [
@@ -116,3 +117,17 @@ LOGGING = {
         "voyage.digest": {"handlers": ["console"], "level": env_str("VOYAGE_DIGEST_LEVEL", "WARNING"), "propagate": False},
     },
 }
+
+# The dashboards (voyage/web): staff log in at /accounts/login/.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "web:runs"
+LOGOUT_REDIRECT_URL = "login"
+VOYAGE_FEED_POLL_MS = env_int("VOYAGE_FEED_POLL_MS", 200)  # how often a web process looks for new events
+if VOYAGE_FEED_POLL_MS < 1:
+    raise ImproperlyConfigured("VOYAGE_FEED_POLL_MS must be at least 1 (milliseconds).")
+
+# Run fixtures (voyage/export): JSON Lines whose loading looks each natural key up once per file.
+SERIALIZATION_MODULES = {"jsonl": "voyage.export.jsonl"}
+
+# The API docs (/api/docs) serve Swagger UI from django-ninja's own static files, never a CDN.
+INSTALLED_APPS += ["ninja"]

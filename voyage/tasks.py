@@ -163,6 +163,8 @@ def rescue_runs(unclaimed_too: bool = False) -> list[int]:
     rescued = []
     for run_id, tick, claimed_by, heartbeat in Run.objects.filter(state__in=ACTIVE).values_list(
             "pk", "tick", "claimed_by", "heartbeat_at"):
+        if heartbeat is None and not claimed_by:
+            continue  # never started through voyage.control: configured and ready, or run in the foreground
         stale = heartbeat is None or heartbeat < stale_before
         if claimed_by:
             if not (stale or claimant_gone(claimed_by, host)):
@@ -184,14 +186,18 @@ def rescue_task() -> list[int]:
 
 
 def ensure_rescue_schedule() -> None:
+    ensure_minutely(RESCUE_SCHEDULE, "voyage.tasks.rescue_task")
+
+
+def ensure_minutely(name: str, func: str) -> None:
+    """A django-q2 schedule running `func` every minute, made once."""
     from django_q.models import Schedule
 
     # Not get_or_create: workers starting together can both create it (the name is not unique), and
     # a duplicate must never make start() fail. Extra copies are removed instead.
-    ids = list(Schedule.objects.filter(name=RESCUE_SCHEDULE).order_by("pk").values_list("pk", flat=True))
+    ids = list(Schedule.objects.filter(name=name).order_by("pk").values_list("pk", flat=True))
     if not ids:
-        Schedule.objects.create(name=RESCUE_SCHEDULE, func="voyage.tasks.rescue_task",
-                                schedule_type=Schedule.MINUTES, minutes=1, repeats=-1)
+        Schedule.objects.create(name=name, func=func, schedule_type=Schedule.MINUTES, minutes=1, repeats=-1)
     elif len(ids) > 1:
         Schedule.objects.filter(pk__in=ids[1:]).delete()
 

@@ -1,4 +1,16 @@
 from django.contrib import admin
-from django.urls import path
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
 
-urlpatterns = [path("admin/", admin.site.urls)]
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("", include("voyage.web.urls")),
+    path("studies/", include("voyage.studies.urls")),
+]
+
+# The API (voyage/api): /api/, schema at /api/openapi.json, docs at /api/docs.
+from voyage.api.site import api  # noqa: E402
+
+urlpatterns.insert(0, path("api/", api.urls))

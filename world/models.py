@@ -4,7 +4,53 @@ from __future__ import annotations
 
 from django.db import models
 
-from world.rules.ladder import RungSpec
+from world.rules.ladder import KNOWLEDGE, RungSpec
+
+
+# Natural keys (voyage/export): a run's fixture names scenario rows by their slug and keys, never by
+# primary key, so it loads into an instance that installed the same scenario on its own.
+class ScenarioManager(models.Manager):
+    def get_by_natural_key(self, slug):
+        return self.get(slug=slug)
+
+
+class ScenarioPartManager(models.Manager):
+    """Rows unique by (scenario, one field): rooms and personas by key, props by name, rungs by level."""
+
+    field = "key"
+
+    def get_by_natural_key(self, slug, value):
+        return self.get(scenario__slug=slug, **{self.field: value})
+
+
+class PropManager(ScenarioPartManager):
+    field = "name"
+
+
+class RungManager(ScenarioPartManager):
+    field = "level"
+
+
+class ExitManager(models.Manager):
+    def get_by_natural_key(self, slug, a_key, b_key):
+        return self.get(scenario__slug=slug, a__key=a_key, b__key=b_key)
+
+
+class SoulEntryManager(models.Manager):
+    """Soul entries have no unique field: a persona's entry is known by its position (the
+    scenario installer numbers them 0, 1, 2...). Of two at one position, the first is meant."""
+
+    def get_by_natural_key(self, slug, persona_key, position):
+        found = self.filter(persona__scenario__slug=slug, persona__key=persona_key, position=position).order_by("id")
+        entry = found.first()
+        if entry is None:
+            raise self.model.DoesNotExist(f"no soul entry {position} of {slug}/{persona_key}")
+        return entry
+
+
+class AgentStateManager(models.Manager):
+    def get_by_natural_key(self, run_uuid, persona_key):
+        return self.get(run__uuid=run_uuid, persona__key=persona_key)
 
 
 class Scenario(models.Model):
@@ -12,6 +58,8 @@ class Scenario(models.Model):
     name = models.CharField(max_length=200)
     premise = models.TextField(blank=True)
     start_date = models.DateField()
+
+    objects = ScenarioManager()
 
     def __str__(self):
         return self.name
@@ -35,12 +83,19 @@ class Room(models.Model):
     private = models.BooleanField(default=False)
     description = models.TextField(blank=True)
 
+    objects = ScenarioPartManager()
+
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["scenario", "key"], name="room_key_unique"),
             models.UniqueConstraint(fields=["scenario", "name"], name="room_name_unique"),
         ]
         ordering = ["id"]
+
+    def natural_key(self):
+        return (self.scenario.slug, self.key)
+
+    natural_key.dependencies = ["world.scenario"]
 
     def __str__(self):
         return self.name
@@ -51,8 +106,15 @@ class Exit(models.Model):
     a = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="+")
     b = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="+")
 
+    objects = ExitManager()
+
     class Meta:
         constraints = [models.UniqueConstraint(fields=["a", "b"], name="exit_unique")]
+
+    def natural_key(self):
+        return (self.scenario.slug, self.a.key, self.b.key)
+
+    natural_key.dependencies = ["world.room"]
 
     def __str__(self):
         return f"{self.a} ↔ {self.b}"
@@ -68,12 +130,19 @@ class Persona(models.Model):
     home_node = models.ForeignKey(Room, on_delete=models.PROTECT, related_name="residents")
     spouse = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
 
+    objects = ScenarioPartManager()
+
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["scenario", "key"], name="persona_key_unique"),
             models.UniqueConstraint(fields=["scenario", "display_name"], name="persona_name_unique"),
         ]
         ordering = ["id"]
+
+    def natural_key(self):
+        return (self.scenario.slug, self.key)
+
+    natural_key.dependencies = ["world.scenario", "world.room"]
 
     def __str__(self):
         return self.display_name
@@ -86,9 +155,16 @@ class SoulEntry(models.Model):
     position = models.PositiveSmallIntegerField(default=0)
     text = models.CharField(max_length=300)
 
+    objects = SoulEntryManager()
+
     class Meta:
         ordering = ["persona", "position", "id"]
         verbose_name_plural = "soul entries"
+
+    def natural_key(self):
+        return self.persona.natural_key() + (self.position,)
+
+    natural_key.dependencies = ["world.persona"]
 
     def __str__(self):
         return self.text
@@ -103,9 +179,16 @@ class Prop(models.Model):
     kind = models.CharField(max_length=8, choices=KINDS)
     owner = models.ForeignKey(Persona, null=True, blank=True, on_delete=models.CASCADE, related_name="props")
 
+    objects = PropManager()
+
     class Meta:
         constraints = [models.UniqueConstraint(fields=["scenario", "name"], name="prop_name_unique")]
         ordering = ["id"]
+
+    def natural_key(self):
+        return (self.scenario.slug, self.name)
+
+    natural_key.dependencies = ["world.room", "world.persona"]
 
     def __str__(self):
         return self.name
@@ -120,10 +203,19 @@ class Rung(models.Model):
     allowed_actions = models.JSONField(default=list)
     gate_prop = models.CharField(max_length=10, choices=GATES, blank=True, default="")
     min_ticks_since_previous = models.PositiveIntegerField(default=0)
+    knows = models.JSONField(default=list, blank=True, help_text=f"what an agent at this rung knows, all of it (not "
+                             f"only what it adds), a JSON list of: {', '.join(KNOWLEDGE)}")
+
+    objects = RungManager()
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["scenario", "level"], name="rung_level_unique")]
         ordering = ["scenario", "level"]
+
+    def natural_key(self):
+        return (self.scenario.slug, self.level)
+
+    natural_key.dependencies = ["world.scenario"]
 
     def __str__(self):
         return f"{self.level} — {self.name}"
@@ -136,6 +228,7 @@ class Rung(models.Model):
             allowed_actions=tuple(self.allowed_actions),
             gate_prop=self.gate_prop or None,
             min_ticks_since_previous=self.min_ticks_since_previous,
+            knows=frozenset(self.knows),
         )
 
 
@@ -159,10 +252,17 @@ class AgentState(models.Model):
     reflection_pending = models.CharField(max_length=40, blank=True, default="")
     slept_since_tick = models.IntegerField(null=True, blank=True)
 
+    objects = AgentStateManager()
+
     class Meta:
         db_table = "agent_state"
         constraints = [models.UniqueConstraint(fields=["run", "persona"], name="agent_unique")]
         ordering = ["run", "id"]
+
+    def natural_key(self):
+        return self.run.natural_key() + (self.persona.key,)
+
+    natural_key.dependencies = ["voyage.run", "world.persona"]
 
     def __str__(self):
         return f"{self.persona} (run {self.run_id})"

@@ -19,18 +19,23 @@ from django.conf import settings
 SEED = 1912
 
 
-def outer(runs: int, workers: int, ticks: int) -> dict:
-    from voyage.fleet import ScratchDB, manage_json
+def scratch_like_settings():
+    """A scratch database of the configured kind (SQLite, or a fresh one on the PostgreSQL server
+    DATABASE_URL names), with Redis if REDIS_URL is set: a bench never touches your runs."""
+    from voyage.fleet import ScratchDB
 
-    engine = settings.DATABASES["default"]["ENGINE"]
-    if engine.endswith("sqlite3"):
-        db = ScratchDB("sqlite", redis=settings.REDIS_URL or False)
-    else:
-        db = ScratchDB("postgres", redis=settings.REDIS_URL or False, server_url=os.environ["DATABASE_URL"])
-    with db:
+    if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+        return ScratchDB("sqlite", redis=settings.REDIS_URL or False)
+    return ScratchDB("postgres", redis=settings.REDIS_URL or False, server_url=os.environ["DATABASE_URL"])
+
+
+def outer(runs: int, workers: int, ticks: int) -> dict:
+    from voyage.fleet import manage_json
+
+    with scratch_like_settings() as db:
         figures = manage_json(db.env(), "bench", "worker", "--inner", "--runs", str(runs), "--workers",
                               str(workers), "--ticks", str(ticks))[-1]
-    figures["database"] = "sqlite" if engine.endswith("sqlite3") else "postgres"
+    figures["database"] = db.kind
     figures["broker"] = "redis" if settings.REDIS_URL else "orm"
     return figures
 

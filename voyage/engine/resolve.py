@@ -10,7 +10,8 @@ from voyage.engine.writer import TickWriter
 from world.models import AgentState
 from world.rules.acoustics import HEARD, OBSERVED, SHOUT_NEARBY, WHISPERED, Listener, route_speech
 from world.rules.actions import Action, ActionFail
-from world.rules.ladder import FEAR_PROP, NAME_PROP, action_allowed, rung_after_interact, rung_spec
+from world.rules.ladder import (FEAR, FEAR_PROP, ITEM_NAMES, NAME_PROP, OWN_NAME, SECRET, action_allowed, newly_known,
+                                rung_after_interact, rung_spec)
 from world.rules.perception import Situation, resolve_target
 from world.time import busy_ticks
 
@@ -26,7 +27,8 @@ def resolve_action(world: RunWorld, w: TickWriter, agent: AgentState, situation:
         return fail(world, w, agent, action.reason)
     if not action_allowed(world.rungs, agent.rung, action.action_type):
         spec = rung_spec(world.rungs, agent.rung)
-        return fail(world, w, agent, f"your state of mind ({spec.name}) does not allow {action.action_type}", action)
+        return fail(world, w, agent, f"your state of mind (rung {spec.level}, {spec.name}) does not allow "
+                                     f"{action.action_type}", action)
     target = resolve_target(situation, action)
     if isinstance(target, ActionFail):
         return fail(world, w, agent, target.reason, action)
@@ -124,7 +126,7 @@ def _interact(world, w, agent, action, target):
         return
     prop = world.props[ident]
     alien = prop.kind == "alien"
-    shown = prop.name if agent.rung >= 1 else "an indistinct object"
+    shown = prop.name if world.knows(agent, ITEM_NAMES) else "an indistinct object"
     monologue = f" (You thought: {action.internal_monologue})" if action.internal_monologue else ""
     w.remember(agent, "examined", f"You examine {shown}: {prop.description}{monologue}",
                importance=importance_of("examined", alien=alien))
@@ -160,10 +162,15 @@ def climb(world: RunWorld, w: TickWriter, agent: AgentState, level: int) -> None
     persona = agent.persona
     agent.rung, agent.rung_reached_tick = level, w.tick
     spec = rung_spec(world.rungs, level)
-    if level == 1:
+    new = newly_known(world.rungs, level)  # what this rung reveals that the one below did not
+    if OWN_NAME in new:
         text = f"It comes back to you: your name is {persona.display_name}. {spec.reveals}"
+    elif new & {FEAR, SECRET}:
+        text = "It comes back to you, and you wish it had not." + (f" You fear this: {persona.fear}" if FEAR in new
+                                                                   else "") + \
+            (f" Your secret: {persona.secret}" if SECRET in new else "")
     else:
-        text = f"It comes back to you, and you wish it had not. You fear this: {persona.fear} Your secret: {persona.secret}"
+        text = f"It comes back to you. {spec.reveals}"
     w.remember(agent, "rung", text)
     w.event("rung", actor=agent, room_id=agent.location_id, text=f"{persona.display_name} reaches rung {level} ({spec.name})",
             data={"rung": level})

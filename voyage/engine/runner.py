@@ -22,14 +22,15 @@ from world.models import AgentState, Scenario
 
 
 def create_run(scenario: Scenario, *, seed: int = 1912, schedule: str = Run.SEQUENTIAL, target_ticks: int = 480,
-               malformed_rate: float = 0.0, name: str = "", **params) -> Run:
-    """A new run with every persona asleep in its home cabin, to wake at tick 0."""
+               malformed_rate: float = 0.0, name: str = "", personas=None, **params) -> Run:
+    """A new run with every persona (or those of `personas`, the cast) asleep in its home cabin, to
+    wake at tick 0. Validated configuration goes through voyage.runconfig.configure_run."""
     with transaction.atomic():
         run = Run.objects.create(scenario=scenario, seed=seed, schedule=schedule, target_ticks=target_ticks,
                                  malformed_rate=malformed_rate, name=name, **params)
         AgentState.objects.bulk_create([
             AgentState(run=run, persona=p, location_id=p.home_node_id, asleep=True, busy_until_tick=0)
-            for p in scenario.personas.order_by("key")
+            for p in (scenario.personas.order_by("key") if personas is None else sorted(personas, key=lambda p: p.key))
         ])
     return run
 
@@ -102,7 +103,7 @@ def run_summary(run: Run, wall_s: float) -> dict:
         "jobs_pending": pending(run.pk),
         "llm_calls": LLMCall.objects.filter(run=run).count(),
         "wall_s": round(wall_s, 3),
-        "rung_counts": {str(level): rungs.get(level, 0) for level in range(3)},
+        "rung_counts": {str(spec.level): rungs.get(spec.level, 0) for spec in run.scenario.rung_specs()},
         "usage": usage_summary(run),
         "transcript_sha256": transcript_sha256(run),
     }

@@ -6,7 +6,7 @@ from collections import Counter
 
 from memories import reflection, trust
 from memories.compaction import check_before_action
-from memories.context import action_messages, cues_for, hot_window, writing_messages
+from memories.context import action_messages, cues_for, hot_window, recalled_ids, writing_messages
 from memories.diary import rows_of_day, write_diaries
 from voyage.engine.resolve import approach, fall_asleep, hop, resolve_action
 from voyage.engine.world import RunWorld
@@ -18,7 +18,7 @@ from voyage.models import Event, LLMCall
 from world.models import AgentState
 from world.rules.action_schema import action_schema, rooms_named
 from world.rules.actions import ActionFail, parse_action
-from world.rules.ladder import rung_spec
+from world.rules.ladder import OWN_NAME, SETTING, rung_spec
 from world.time import TICKS_PER_DAY, next_dawn, sim_clock
 
 digest_log = logging.getLogger("voyage.digest")
@@ -71,7 +71,7 @@ def wake_sleepers(world: RunWorld, w: TickWriter, order: list[int]) -> None:
             a.asleep = False
             a.busy_until_tick = w.tick + 1 if w.tick % TICKS_PER_DAY == 0 else w.tick
             first = w.tick == 0
-            where = world.room_name(a.location_id) if a.rung >= 1 or not first else "a place you do not know"
+            where = world.room_name(a.location_id) if world.knows(a, SETTING) or not first else "a place you do not know"
             text = ("You wake with a start in " + where + ". You cannot remember who you are, or how you came here."
                     if first else f"You wake in the {world.room_name(a.location_id)}.")
             w.remember(a, "sleep", text)
@@ -103,8 +103,8 @@ def action_request(world: RunWorld, a: AgentState, tick: int):
     cues = cues_for(world, a, tick)
     hints = ActionHints(
         situation=situation,
-        display_name=a.persona.display_name if a.rung >= 1 else None,
-        home_name=world.room_name(a.persona.home_node_id) if a.rung >= 1 else None,
+        display_name=a.persona.display_name if world.knows(a, OWN_NAME) else None,
+        home_name=world.room_name(a.persona.home_node_id) if world.knows(a, SETTING) else None,
         cues=cues,
     )
     messages = action_messages(world, a, situation, tick, cues)
@@ -112,7 +112,8 @@ def action_request(world: RunWorld, a: AgentState, tick: int):
     schema = action_schema(situation, rung_spec(world.rungs, a.rung).allowed_actions,
                            rooms_named(prompt_text(messages), world.rooms_by_name))
     return situation, ModelRequest(purpose=ACTION, messages=messages, tick=tick, agent_id=a.id,
-                                   agent_key=a.persona.key, hints=hints, schema=schema)
+                                   agent_key=a.persona.key, hints=hints, schema=schema,
+                                   recalled=recalled_ids(world, a))
 
 
 def settle(world: RunWorld, w: TickWriter, a: AgentState, situation, request, answer) -> None:
@@ -137,24 +138,27 @@ def act_sequentially(world: RunWorld, w: TickWriter, gateway: Gateway, order: li
 
 
 def act_simultaneously(world: RunWorld, w: TickWriter, gateway: Gateway, order: list[int]) -> None:
-    """Everyone decides on the same tick-start snapshot; calls run concurrently; actions then resolve
-    in the seeded order (a target that has gone by then is an ACTION_FAIL)."""
+    """Everyone decides on the same tick-start snapshot; actions then resolve in the seeded order (a
+    target that has gone by then is an ACTION_FAIL). Each call starts as soon as its prompt is built,
+    in the seeded order, and each answer resolves as soon as those before it have: the tick takes
+    about one call's latency, not the slowest call plus all the prompts and resolutions after it."""
     agents = [world.agents[aid] for aid in order]
     deciding = [a for a in agents if _ready(a, w.tick) and a.destination_id is None
                 and a.fatigue < world.run.fatigue_limit]  # the rest walk on or collapse, as below
     for a in deciding:
         check_before_action(world, w, a, gateway)  # compaction: soft queues a job, hard compacts now
-    asked = {a.id: action_request(world, a, w.tick) for a in deciding}
-    answers = gateway.complete_many([req for _, req in asked.values()]) if asked else []
-    answered = dict(zip(asked, answers))
+    asked = {}
+    for a in deciding:  # every prompt is built before anything resolves: the tick-start snapshot
+        situation, request = action_request(world, a, w.tick)
+        asked[a.id] = (situation, request, gateway.start(request))
     for aid in order:
         a = world.agents[aid]
-        if aid in answered:
-            situation, request = asked[aid]
+        if aid in asked:
+            situation, request, call = asked[aid]
             if a.alive:
-                settle(world, w, a, situation, request, answered[aid])
+                settle(world, w, a, situation, request, call.result())
             else:
-                w.call(request, answered[aid], LLMCall.SKIPPED, "died before the action resolved")
+                w.call(request, call.result(), LLMCall.SKIPPED, "died before the action resolved")
         else:
             travel_or_collapse(world, w, a)
 

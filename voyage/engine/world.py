@@ -15,6 +15,7 @@ from memories.working import WorkingMemory
 from voyage.models import Event, Run
 from world.models import AgentState, Exit, Prop, Room, SoulEntry
 from world.rules.graph import RoomGraph
+from world.rules.ladder import PEOPLE_NAMES, knows, rung_spec
 from world.rules.perception import Person, Place, Situation, Thing, perceive
 
 
@@ -34,7 +35,9 @@ class HotLine:
 
 
 class RunWorld:
-    def __init__(self, run: Run):
+    def __init__(self, run: Run, minds: list[int] | None = None):
+        """`minds`: the agents whose memory (hot window, working memory) to load; all by default.
+        The inspector loads one, to build that agent's context without reading everyone's."""
         self.run = run
         self.seed = run.seed
         scenario = run.scenario
@@ -56,11 +59,12 @@ class RunWorld:
             self.soul.setdefault(entry.persona_id, []).append(entry.text)
         self.hot: dict[int, deque[HotLine]] = {}
         limit = hot_capacity(run)  # the hot window (and in the cached layout the log's slack)
-        for aid in self.agents:
+        minds = list(self.agents) if minds is None else minds
+        for aid in minds:
             rows = (Memory.objects.filter(agent_id=aid).order_by("-id")
                     .values_list("tick", "kind", "text", "importance", "depth", "id")[:limit])
             self.hot[aid] = deque((HotLine(*r) for r in reversed(rows)), maxlen=limit)
-        self.memory = WorkingMemory(run, self.agents)  # compaction counters, summaries, latest dream
+        self.memory = WorkingMemory(run, minds)  # compaction counters, summaries, latest dream
         last = Event.objects.filter(run=run).order_by("-seq").values_list("seq", flat=True).first()
         self._seq = -1 if last is None else last
         self.since_digest: list[Event] = []  # the events since the last digest (or since this load)
@@ -81,8 +85,12 @@ class RunWorld:
         return [a for a in self.agents.values() if a.alive and a.location_id == room_id and a.id != exclude]
 
     def seen_as(self, observer: AgentState, subject: AgentState) -> str:
-        """How the observer's memory names the subject: by name from rung 1 up."""
-        return subject.persona.display_name if observer.rung >= 1 else "someone (unknown)"
+        """How the observer's memory names the subject: by name once its rung knows people's names."""
+        return subject.persona.display_name if self.knows(observer, PEOPLE_NAMES) else "someone (unknown)"
+
+    def knows(self, agent: AgentState, fact: str) -> bool:
+        """What the agent's rung reveals (world.rules.ladder.KNOWLEDGE): the one capability lookup."""
+        return knows(self.rungs, agent.rung, fact)
 
     def room_name(self, room_id: int) -> str:
         return self.rooms[room_id].name
@@ -104,6 +112,7 @@ class RunWorld:
         return perceive(
             agent_id=agent.id,
             rung=agent.rung,
+            knows=rung_spec(self.rungs, agent.rung).knows,
             room=Place(room.id, room.name),
             room_description=room.description,
             scale=room.scale,

@@ -13,6 +13,7 @@ from voyage.gateway.base import ModelAnswer, ModelRequest
 from voyage.gateway.record import call_record
 from voyage.models import Event, LLMCall, Run
 from world.models import AgentState
+from world.rules.ladder import PEOPLE_NAMES
 
 
 class TickConflict(RuntimeError):
@@ -74,7 +75,7 @@ class TickWriter:
             self.trust_changed[entry.pk] = entry
         entry.interaction_count += 1
         entry.updated_tick = self.tick
-        if agent.rung >= 1:
+        if self.world.knows(agent, PEOPLE_NAMES):
             entry.known_by_name = True
         return entry
 

@@ -6,6 +6,7 @@ the engine never knows which one it talks to.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +34,7 @@ class ModelRequest:
     hints: Any = field(default=None, compare=False)
     # The JSON schema of the answer (actions: world.rules.action_schema), for endpoints that take one.
     schema: dict | None = field(default=None, compare=False)
+    recalled: tuple[int, ...] = ()  # memory rows the context builder recalled into the prompt (action calls)
 
 
 @dataclass
@@ -53,7 +55,8 @@ class ModelAnswer:
 
 
 class Gateway(ABC):
-    """Two methods: one call, or a batch that an implementation may run concurrently."""
+    """One call, a batch that an implementation may run concurrently, or a call started now and
+    collected later (so a caller can go on building the next prompt while it is in flight)."""
 
     name = "gateway"
 
@@ -62,6 +65,13 @@ class Gateway(ABC):
 
     def complete_many(self, requests: list[ModelRequest]) -> list[ModelAnswer]:
         return [self.complete(r) for r in requests]
+
+    def start(self, request: ModelRequest) -> Future:
+        """The call under way; its `.result()` is the answer. By default it is answered at once, in
+        the caller's thread (the offline model and replay need nothing more)."""
+        done = Future()
+        done.set_result(self.complete(request))
+        return done
 
     def close(self) -> None:
         pass

@@ -7,7 +7,9 @@ server) through the `openai` SDK's AsyncOpenAI client.
   ACTION_FAIL (actions) or a logged, skipped step (everything else).
 - Concurrency: one AsyncOpenAI client lives on a private event loop in a thread of its own;
   `complete_many` runs a batch concurrently (asyncio.gather) under a semaphore of the profile's
-  size, `complete` runs one call on the same loop. The caller's thread needs no event loop, and
+  size, `complete` runs one call on the same loop, and `start` puts one call on it and returns at
+  once (the simultaneous schedule starts each action call as soon as its prompt is built). The
+  caller's thread needs no event loop, and
   one that has its own running (a test, an async view) is not disturbed.
 - No ORM here: the profile is copied into a plain GatewayConfig before any call, and the engine
   records each answer itself (TickWriter.call).
@@ -25,6 +27,7 @@ import os
 import random
 import threading
 import time
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 import openai
@@ -173,6 +176,9 @@ class OpenAIGateway(Gateway):
 
     def complete_many(self, requests: list[ModelRequest]) -> list[ModelAnswer]:
         return self._run(self._gather(requests))
+
+    def start(self, request: ModelRequest) -> Future:
+        return asyncio.run_coroutine_threadsafe(self._call(request), self._loop)
 
     def close(self) -> None:
         if self._loop.is_closed():

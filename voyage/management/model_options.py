@@ -18,7 +18,7 @@ from voyage.models import ENV_NAME, ModelProfile, Run
 ONE_OFF = ("model", "api_key_env", "timeout", "concurrency", "structured_output")
 
 # Run fields that are not parameters of the simulation: a replay does not copy them.
-NOT_PARAMETERS = {"id", "uuid", "name", "scenario", "profile", "replay_of", "target_ticks", "tick", "state",
+NOT_PARAMETERS = {"id", "uuid", "name", "scenario", "profile", "replay_of", "forked_from", "fork_tick", "target_ticks", "tick", "state",
                   "error", "pause_reason", "claimed_by", "heartbeat_at", "created_at", "budget_tokens", "budget_cost"}
 
 

@@ -1,13 +1,15 @@
 """Perception per rung: what an agent sees of its room, and how its words name things. Pure.
 
-Rung 0 sees people as "someone (unknown N)" and items as "indistinct object N"; rung 1 and above
-see display names (with relationship labels from the trust ledger) and item names.
+What the agent's rung knows (world.rules.ladder.KNOWLEDGE) decides: without PEOPLE_NAMES people are
+"someone (unknown N)", without ITEM_NAMES items are "indistinct object N"; with TRUST_LABELS a
+person's name carries the trust ledger's label.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from world.rules.actions import Action, ActionFail
+from world.rules.ladder import ITEM_NAMES, PEOPLE_NAMES, TRUST_LABELS
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,7 @@ class Place:
 class Situation:
     agent_id: int
     rung: int
+    knows: frozenset[str]  # what the agent's rung knows (world.rules.ladder.KNOWLEDGE)
     room: Place
     room_description: str
     scale: str
@@ -48,6 +51,7 @@ def perceive(
     *,
     agent_id: int,
     rung: int,
+    knows: frozenset[str],
     room: Place,
     room_description: str,
     scale: str,
@@ -61,26 +65,27 @@ def perceive(
     targets: dict[str, tuple[str, int]] = {name.lower(): ("room", rid) for name, rid in rooms_by_name.items()}
     shown_people = []
     for n, person in enumerate(people, start=1):
-        if rung == 0:
-            label = f"someone (unknown {n})"
-        else:
+        if PEOPLE_NAMES in knows:
             label = person.display_name
+        else:
+            label = f"someone (unknown {n})"
         targets[label.lower()] = ("person", person.agent_id)
         targets.setdefault(person.display_name.lower(), ("person", person.agent_id))
         shown = label
-        if rung >= 1 and person.label:
+        if TRUST_LABELS in knows and person.label:
             shown = f"{label} ({person.label})"
         if person.asleep:
             shown += ", asleep"
         shown_people.append((label, shown, person.agent_id))
     shown_things = []
     for n, thing in enumerate(things, start=1):
-        label = f"indistinct object {n}" if rung == 0 else thing.name
+        label = thing.name if ITEM_NAMES in knows else f"indistinct object {n}"
         targets[label.lower()] = ("prop", thing.prop_id)
         shown_things.append((label, thing.prop_id))
     return Situation(
         agent_id=agent_id,
         rung=rung,
+        knows=knows,
         room=room,
         room_description=room_description,
         scale=scale,
@@ -99,10 +104,10 @@ def render_situation(s: Situation) -> str:
     else:
         lines.append("Nobody else is here.")
     if s.things:
-        if s.rung == 0:
-            lines.append(f"{len(s.things)} indistinct objects: " + ", ".join(label for label, _ in s.things) + ".")
-        else:
+        if ITEM_NAMES in s.knows:
             lines.append("Items here: " + ", ".join(label for label, _ in s.things) + ".")
+        else:
+            lines.append(f"{len(s.things)} indistinct objects: " + ", ".join(label for label, _ in s.things) + ".")
     else:
         lines.append("No objects you could examine.")
     lines.append("Ways out: " + ", ".join(p.name for p in s.exits) + ".")

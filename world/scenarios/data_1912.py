@@ -1352,6 +1352,7 @@ RUNGS = [
                    "name. Find it before anyone notices how lost you are.",
         "allowed_actions": ["interact", "move", "communicate", "sleep", "attack"],
         "gate": None,
+        "knows": [],
     },
     {
         "level": 1,
@@ -1365,6 +1366,7 @@ RUNGS = [
                    "impostor, or may be watching for one.",
         "allowed_actions": ["interact", "move", "communicate", "sleep", "attack"],
         "gate": {"prop": "name_prop", "min_ticks_since_previous": 0},
+        "knows": ["own_name", "setting", "item_names", "people_names", "trust_labels"],
     },
     {
         "level": 2,
@@ -1375,5 +1377,6 @@ RUNGS = [
                    "others aboard have secrets of their own and will trade yours for their safety.",
         "allowed_actions": ["interact", "move", "communicate", "sleep", "attack"],
         "gate": {"prop": "fear_prop", "min_ticks_since_previous": 480},
+        "knows": ["own_name", "setting", "item_names", "people_names", "trust_labels", "history", "fear", "secret"],
     },
 ]

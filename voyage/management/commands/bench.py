@@ -5,20 +5,24 @@
     python manage.py bench concurrency --latency-ms 200 --ticks 5
     python manage.py bench worker --runs 4 --workers 2 --ticks 200
     python manage.py bench realmodel --ticks 3
+    python manage.py bench web --days 3 --clients 50
+    python manage.py bench export --days 3
+    python manage.py bench study --runs 4 --workers 2 --days 1
 """
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-DEFAULT_TICKS = {"concurrency": 5, "worker": 200, "realmodel": 3}
+DEFAULT_TICKS = {"concurrency": 5, "worker": 200, "web": 60, "realmodel": 3}
+DEFAULT_DAYS = {"web": 3}
 
 
 class Command(BaseCommand):
     help = "Run a benchmark and print one JSON line of figures."
 
     def add_arguments(self, parser):
-        parser.add_argument("which", choices=["engine", "memory", "concurrency", "worker", "realmodel"])
-        parser.add_argument("--days", type=float, default=1, help="engine, memory: simulated days")
+        parser.add_argument("which", choices=["engine", "memory", "concurrency", "worker", "web", "export", "study", "realmodel"])
+        parser.add_argument("--days", type=float, help="engine, memory, export, study: simulated days (1); web: of the run whose pages are timed (3)")
         parser.add_argument("--schedule", default="sequential", choices=["sequential", "simultaneous"])
         parser.add_argument("--ticks", type=int, help="concurrency: ticks timed per schedule (5); worker: per run (200)")
         parser.add_argument("--latency-ms", type=float, default=200, help="concurrency: the server's latency per call")
@@ -27,13 +31,18 @@ class Command(BaseCommand):
         parser.add_argument("--layout", default="seed", choices=["seed", "cached"],
                             help="memory: the context layout of action prompts")
         parser.add_argument("--agents", type=int, default=6, help="realmodel: the cast (first personas by key)")
+        parser.add_argument("--clients", type=int, default=50, help="web: websocket clients while a run advances")
+        parser.add_argument("--step", choices=["pages", "advance"], help="(internal) web: what the inner process does")
+        parser.add_argument("--run-id", type=int, help="(internal) web: the run whose pages are timed")
         parser.add_argument("--inner", action="store_true", help="(internal) run on the configured database")
         parser.add_argument("--base-url", help="(internal) concurrency: the running fake server")
 
     def handle(self, *args, **options):
         which = options["which"]
         ticks = options["ticks"] if options["ticks"] is not None else DEFAULT_TICKS.get(which)
-        if which in ("engine", "memory") and options["days"] <= 0:
+        if options["days"] is None:
+            options["days"] = DEFAULT_DAYS.get(which, 1)
+        if which in ("engine", "memory", "web", "export") and options["days"] <= 0:
             raise CommandError("--days must be positive")
         if which == "engine":
             from voyage.bench import engine
@@ -43,6 +52,10 @@ class Command(BaseCommand):
             from voyage.bench import memory
 
             figures = (memory.inner if options["inner"] else memory.outer)(options["days"], options["layout"])
+        elif which == "export":  # a run's fixture: export_run, then loaddata into a fresh database
+            from voyage.bench import export
+
+            figures = export.outer(options["days"])
         elif which == "concurrency":
             from voyage.bench import concurrency
 
@@ -58,6 +71,25 @@ class Command(BaseCommand):
             figures = (realmodel.inner if options["inner"] else realmodel.outer)(ticks, options["agents"])
             if "skipped" in figures:
                 self.stderr.write(f"bench realmodel skipped: {figures['skipped']}")
+        elif which == "web":  # page server times, websocket lag and fan-out
+            from voyage.bench import web
+
+            if ticks < 1 or options["clients"] < 1:
+                raise CommandError("--ticks and --clients must be positive")
+            if not options["inner"]:
+                figures = web.outer(options["days"], ticks, options["clients"])
+            elif options["step"] == "pages":
+                figures = web.pages(options["run_id"])
+            else:
+                web.advance_fresh_run(ticks)
+                return
+        elif which == "study":  # an offline study on worker processes, then all its measures
+            from voyage.bench import study
+
+            if min(options["runs"], options["workers"]) < 1 or options["days"] <= 0:
+                raise CommandError("--runs, --workers and --days must be positive")
+            figures = (study.inner if options["inner"] else study.outer)(options["runs"], options["workers"],
+                                                                         options["days"])
         else:
             from voyage.bench import worker
 

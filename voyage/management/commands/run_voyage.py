@@ -10,6 +10,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from voyage.engine.runner import Stopwatch, advance, create_run, run_summary
+from voyage.management.fork_options import add_fork_options, fork_from_options
 from voyage.gateway.openai_client import GatewayConfigError
 from voyage.gateway.replay import ReplayMissing
 from voyage.management.model_options import (add_model_options, budget_from_options, profile_from_options,
@@ -27,7 +28,7 @@ def add_run_options(parser) -> None:
     length = parser.add_mutually_exclusive_group()
     length.add_argument("--days", type=float, help="simulated days to run (480 ticks each)")
     length.add_argument("--ticks", type=int, help="ticks to run")
-    parser.add_argument("--seed", type=int, default=1912)
+    parser.add_argument("--seed", type=int, help="default 1912 (a fork: the source's)")
     parser.add_argument("--schedule", choices=[Run.SEQUENTIAL, Run.SIMULTANEOUS], default=Run.SEQUENTIAL)
     parser.add_argument("--layout", choices=[Run.SEED_LAYOUT, Run.CACHED_LAYOUT], default=Run.SEED_LAYOUT,
                         help="context layout of action prompts: seed (default) or cached (prefix-cache friendly)")
@@ -35,6 +36,7 @@ def add_run_options(parser) -> None:
                         help="offline model: share of malformed answers, 0-1")
     parser.add_argument("--run", type=int, help="continue this run instead of starting a new one")
     add_model_options(parser)
+    add_fork_options(parser)
 
 
 def target_from(options, default: int) -> int:
@@ -54,6 +56,8 @@ def run_from_options(options) -> Run:
     or a new one."""
     if not 0.0 <= options["malformed_rate"] <= 1.0:
         raise CommandError("--malformed-rate must be between 0 and 1")
+    if options.get("fork") is not None:
+        return fork_from_options(options, target_from)
     profile = profile_from_options(options)
     source = replay_source(options)
     model = {**budget_from_options(options), **({"profile": profile} if profile else {})}
@@ -78,7 +82,7 @@ def run_from_options(options) -> Run:
     except Scenario.DoesNotExist:
         known = ", ".join(Scenario.objects.values_list("slug", flat=True)) or "none"
         raise CommandError(f"there is no scenario {options['scenario']!r} (installed: {known})") from None
-    return create_run(scenario, seed=options["seed"], schedule=options["schedule"],
+    return create_run(scenario, seed=1912 if options["seed"] is None else options["seed"], schedule=options["schedule"],
                       target_ticks=target_from(options, TICKS_PER_DAY), malformed_rate=options["malformed_rate"],
                       context_layout=options["layout"], **model)
 

@@ -2,7 +2,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    dependencies = [("voyage", "0004_structured_outputs")]
+    dependencies = [("voyage", "0007_structured_outputs")]
 
     operations = [
         migrations.AddField(

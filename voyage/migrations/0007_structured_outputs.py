@@ -14,7 +14,7 @@ def to_json_mode(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("voyage", "0003_models_budget_replay")]
+    dependencies = [("voyage", "0006_fork_and_api_tokens")]
 
     operations = [
         migrations.AddField(

@@ -1,0 +1,139 @@
+"""The admin as a staff user drives it: a model profile, a run of five on the Edelweiss scenario started
+on a real worker, seen advancing, paused, resumed and cloned; a bad value refused at its field; a
+broken scenario file refused with its key path. Checked against the database each time."""
+import time
+
+from playwright.sync_api import expect
+
+from voyage.fleet import manage
+from world.scenarios.files import shipped_file
+
+CAST = ["Anton Kessler", "Ilse Marr", "Edmund Hale", "Vivian Hale", "Jonas Weber"]
+
+
+def count(site, table: str) -> int:
+    return site.query(f"SELECT COUNT(*) FROM {table}")[0][0]
+
+
+def run_action(page, run_id: int, label: str, **fields) -> None:
+    page.goto("/admin/voyage/run/")
+    page.check(f"input[name=_selected_action][value='{run_id}']")
+    page.select_option("select[name=action]", label=label)
+    for name, value in fields.items():
+        page.fill(f".actions input[name={name}]", value)
+    page.click(".actions button[name=index]")
+
+
+def shown_tick(page, run_id: int) -> int:
+    page.goto(f"/admin/voyage/run/{run_id}/change/")
+    return int(page.locator(".field-tick .readonly").inner_text())
+
+
+def wait_until(what: str, check, timeout: float = 90):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.5)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def fill_run_form(page, soft_chars: str = "160000") -> None:
+    page.goto("/admin/voyage/run/add/")
+    page.fill("#id_name", "five snowed in")
+    page.select_option("#id_scenario", label="Sanatorium Edelweiss, January 1929")
+    page.select_option("#id_cast", label=[f"edelweiss: {name}" for name in CAST])
+    page.select_option("#id_profile", label="offline for the browser")
+    page.select_option("#id_schedule", "sequential")
+    page.fill("#id_seed", "5")
+    page.fill("#id_length", "20")
+    page.select_option("#id_length_unit", "days")
+    page.fill("#id_compaction_soft_chars", soft_chars)
+
+
+def test_staff_configure_start_watch_pause_resume_and_clone_a_run(staff_page, site, worker):
+    page = staff_page
+    page.goto("/admin/voyage/modelprofile/add/")
+    page.fill("#id_name", "offline for the browser")
+    page.select_option("#id_kind", "offline")
+    page.click("input[name=_save]")
+    expect(page.locator(".messagelist")).to_contain_text("was added successfully")
+    [(profile_id,)] = site.query("SELECT id FROM voyage_modelprofile WHERE name = %s", ("offline for the browser",))
+
+    fill_run_form(page)
+    page.click("input[name=_save]")
+    expect(page.locator(".messagelist")).to_contain_text("ready to start: 5 agents")
+    [(run_id, target, profile)] = site.query("SELECT id, target_ticks, profile_id FROM voyage_run WHERE name = %s",
+                                             ("five snowed in",))
+    assert (target, profile) == (9600, profile_id)
+    cast = sorted(r[0] for r in site.query("SELECT p.display_name FROM agent_state a JOIN world_persona p "
+                                           "ON p.id = a.persona_id WHERE a.run_id = %s", (run_id,)))
+    assert cast == sorted(CAST)
+
+    try:
+        run_action(page, run_id, "Start selected runs on the worker")
+        expect(page.locator(".messagelist")).to_contain_text(f"Started: run {run_id}.")
+        first = wait_until("the worker to advance the run", lambda: shown_tick(page, run_id))
+        wait_until("the page to show it advancing", lambda: shown_tick(page, run_id) > first)
+        expect(page.locator(f".field-dashboard a[href='/runs/{run_id}/']")).to_be_visible()
+
+        run_action(page, run_id, "Pause selected runs")
+        expect(page.locator(".messagelist")).to_contain_text(f"Paused: run {run_id}.")
+        run_action(page, run_id, "Pause selected runs")
+        expect(page.locator(".messagelist")).to_contain_text("Pause refused")
+        wait_until("the worker to let the paused run go",
+                   lambda: site.query("SELECT claimed_by FROM voyage_run WHERE id = %s", (run_id,))[0][0] == "")
+        paused_at = shown_tick(page, run_id)
+        time.sleep(2)
+        assert shown_tick(page, run_id) == paused_at and site.db.run_row(run_id)[1] == "paused"
+
+        run_action(page, run_id, "Resume selected runs (after a pause or a fixed failure)")
+        expect(page.locator(".messagelist")).to_contain_text(f"Resumed: run {run_id}.")
+        wait_until("the resumed run to advance", lambda: shown_tick(page, run_id) > paused_at)
+
+        run_action(page, run_id, "Clone selected runs (same configuration; a new seed if given)", seed="99")
+        expect(page.locator(".messagelist")).to_contain_text(f"Clone of run {run_id}")
+        expect(page.locator(".messagelist")).to_contain_text("seed 99, 5 agents")
+        [(clone_id, seed, clone_target, clone_tick)] = site.query(
+            "SELECT id, seed, target_ticks, tick FROM voyage_run WHERE name = %s", (f"clone of run {run_id}, seed 99",))
+        assert (seed, clone_target, clone_tick) == (99, 9600, 0)
+        assert count_agents(site, clone_id) == 5
+    finally:
+        manage(site.env, "voyage_control", "stop", str(run_id))
+
+
+def count_agents(site, run_id: int) -> int:
+    return site.query("SELECT COUNT(*) FROM agent_state WHERE run_id = %s", (run_id,))[0][0]
+
+
+def test_soft_chars_above_hard_are_refused_at_the_field_and_nothing_is_made(staff_page, site):
+    page = staff_page
+    if not site.query("SELECT 1 FROM voyage_modelprofile WHERE name = %s", ("offline for the browser",)):
+        manage(site.env, "shell", "-c", "from voyage.models import ModelProfile; "
+                                        "ModelProfile.objects.create(name='offline for the browser')")
+    runs, agents = count(site, "voyage_run"), count(site, "agent_state")
+    fill_run_form(page, soft_chars="900000")
+    page.click("input[name=_save]")
+    expect(page.locator(".field-compaction_soft_chars .errorlist")).to_contain_text(
+        "must be below the hard limit (800,000)")
+    expect(page.locator("#id_compaction_soft_chars")).to_have_value("900000")  # the input is kept
+    assert (count(site, "voyage_run"), count(site, "agent_state")) == (runs, agents)
+
+
+def test_a_broken_scenario_file_shows_its_key_path_and_loads_nothing(staff_page, site, tmp_path):
+    page = staff_page
+    broken = shipped_file("edelweiss").read_text(encoding="utf-8").replace("slug: edelweiss", "slug: broken-snow")
+    broken = broken.replace("- [salon, sun_terrace]", "- [salon, ballroom]")
+    path = tmp_path / "broken.yaml"
+    path.write_text(broken, encoding="utf-8")
+    scenarios, rooms = count(site, "world_scenario"), count(site, "world_room")
+    page.goto("/admin/world/scenario/")
+    page.click("text=Upload a scenario file")
+    page.set_input_files("#id_file", str(path))
+    page.click("input[value='Check and load']")
+    problems = page.locator("#scenario-file-problems")
+    expect(problems).to_contain_text("nothing was written")
+    expect(problems).to_contain_text("exits[3][1]: the exit names an unknown room 'ballroom'")
+    expect(problems).to_contain_text("(rule: exits, homes and props name rooms of the scenario)")
+    assert (count(site, "world_scenario"), count(site, "world_room")) == (scenarios, rooms)

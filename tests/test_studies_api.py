@@ -1,0 +1,61 @@
+"""Studies through the API: made with the same checks as the command, followed, tabulated."""
+import csv
+import io
+
+import pytest
+
+from tests.api_helpers import staff_with_token
+from voyage.models import Run
+from voyage.studies.foreground import run_study
+from voyage.studies.models import Study
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def token():
+    return staff_with_token()[1]
+
+
+def post(client, token, body):
+    return client.post("/api/studies", body, content_type="application/json", HTTP_X_API_KEY=token)
+
+
+def test_a_study_made_through_the_api_is_followed_and_tabulated(client, token, queued):
+    body = {"name": "api", "ticks": 3, "axes": {"seeds": [2], "hot_memory_limit": [30, 50]},
+            "shared": {"attrition_threshold": 60}, "parallel": 2}
+    made = post(client, token, body)
+    assert made.status_code == 201, made.content
+    out = made.json()
+    assert [(m["cell"], m["seed"], m["state"]) for m in out["members"]] == [
+        ("hot_memory_limit=30", "1", "queued"), ("hot_memory_limit=30", "2", "queued"),
+        ("hot_memory_limit=50", "1", "paused"), ("hot_memory_limit=50", "2", "paused")]
+    assert {r.attrition_threshold for r in Run.objects.filter(study_member__study_id=out["id"])} == {60}
+    run_study(Study.objects.get(pk=out["id"]), io.StringIO())
+    detail = client.get(f"/api/studies/{out['id']}", HTTP_X_API_KEY=token).json()
+    assert detail["state"] == "finished" and detail["finished"] == 4
+    response = client.get(f"/api/studies/{out['id']}/results.csv", HTTP_X_API_KEY=token)
+    assert response["Content-Type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert [(r["hot_memory_limit"], r["seed"], r["day"]) for r in rows] == [
+        ("30", "1", "1"), ("30", "2", "1"), ("50", "1", "1"), ("50", "2", "1")]
+    listed = client.get("/api/studies", HTTP_X_API_KEY=token).json()
+    assert [s["name"] for s in listed["items"]] == ["api"]
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"name": "x", "ticks": 3, "axes": {"hot_memory_limit": [30, -1]}}, "hot_memory_limit"),
+    ({"name": "x", "ticks": 3, "axes": {"bogus": [1]}}, "bogus: not a run parameter"),
+    ({"name": "x", "axes": {}}, "ticks or as days"),
+    ({"name": "x", "ticks": 3, "axes": {"seeds": [0]}}, "seeds=N takes one count"),
+])
+def test_bad_input_is_a_422_naming_it_and_writes_nothing(client, token, body, words):
+    runs = Run.objects.count()
+    response = post(client, token, body)
+    assert response.status_code == 422 and words in response.json()["detail"][0]["msg"]
+    assert Study.objects.count() == 0 and Run.objects.count() == runs
+
+
+def test_anonymous_callers_get_401(client):
+    assert client.get("/api/studies").status_code == 401
+    assert client.post("/api/studies", {}, content_type="application/json").status_code == 401

@@ -1,0 +1,120 @@
+"""Memory-row references that survive a move between databases.
+
+Summaries and dreams name the range of raw rows they cover (`first_row`, `last_row`), a reflection
+names its evidence and a model call the rows recalled into its prompt, all by `memory_stream` id,
+and compaction goes on from those ids when the run continues. Ids differ in another database, so a fixture writes each reference as a
+*row number*: -(n + 1) for the agent's n-th row (0-based, in id order). Real ids are positive, so
+a negative value can only be a row number. While `loaddata` saves the rows (raw saves), the
+`pre_save` handler here turns row numbers back into the ids the rows received; the agent's rows
+come earlier in the fixture than anything that references them.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Iterable
+
+
+class UnknownRow(ValueError):
+    """A reference to a row that is not in the agent's stream (the fixture is damaged)."""
+
+
+def number(ordinal: int) -> int:
+    return -(ordinal + 1)
+
+
+def ordinal(value: int) -> int:
+    return -value - 1
+
+
+def is_number(value) -> bool:
+    return isinstance(value, int) and value < 0
+
+
+class RowNumbers:
+    """Export side: the row number of every memory row that something in the run references."""
+
+    def __init__(self, run_id: int):
+        from memories.models import Dream, Memory, MemorySummary
+
+        lists = list_fields()
+        wanted: dict[int, set[int]] = defaultdict(set)  # agent id -> referenced row ids
+        for model in (MemorySummary, Dream):
+            for agent_id, first, last in model.objects.filter(run_id=run_id).values_list(
+                    "agent_id", "first_row", "last_row").iterator(chunk_size=2000):
+                wanted[agent_id].update(v for v in (first, last) if v)
+        for model, field in lists.items():
+            rows = model.objects.filter(run_id=run_id, agent__isnull=False).exclude(**{field: []})
+            for agent_id, ids in rows.values_list("agent_id", field).iterator(chunk_size=2000):
+                wanted[agent_id].update(ids)
+        self.numbers: dict[int, int] = {}
+        agent, n = None, 0
+        rows = Memory.objects.filter(run_id=run_id).order_by("agent_id", "id").values_list("agent_id", "id")
+        for agent_id, row_id in rows.iterator(chunk_size=5000):
+            if agent_id != agent:
+                agent, n = agent_id, 0
+            if row_id in wanted[agent_id]:
+                self.numbers[row_id] = number(n)
+            n += 1
+
+    def of(self, row_id):
+        if not row_id:
+            return row_id
+        try:
+            return self.numbers[row_id]
+        except KeyError:
+            raise UnknownRow(f"memory row {row_id} is referenced but is not in the run's stream") from None
+
+    def all_of(self, row_ids: Iterable[int]) -> list[int]:
+        return [self.of(r) for r in row_ids]
+
+
+def ids_of(agent_id: int, numbers: list[int]) -> dict[int, int]:
+    """Import side: row number -> the id the agent's row got in this database."""
+    from memories.models import Memory
+
+    ordinals = [ordinal(v) for v in numbers]
+    lo, hi = min(ordinals), max(ordinals)
+    ids = list(Memory.objects.filter(agent_id=agent_id).order_by("id").values_list("id", flat=True)[lo:hi + 1])
+    found = {}
+    for value, o in zip(numbers, ordinals):
+        if o - lo >= len(ids):
+            raise UnknownRow(f"agent {agent_id} has no memory row number {o} (the fixture refers to a row "
+                             f"it does not contain)")
+        found[value] = ids[o - lo]
+    return found
+
+
+def list_fields() -> dict:
+    """Models whose JSON list field holds ids of their agent's rows."""
+    from memories.models import Memory
+    from voyage.models import LLMCall
+
+    return {Memory: "evidence", LLMCall: "recalled"}
+
+
+def resolve_on_load(sender, instance, raw=False, **kwargs) -> None:
+    """pre_save: during loaddata (raw), turn row numbers into this database's ids."""
+    if not raw:
+        return
+    field = list_fields().get(sender)
+    if field:
+        values = getattr(instance, field) or []
+        refs = [v for v in values if is_number(v)]
+        if refs:
+            ids = ids_of(instance.agent_id, refs)
+            setattr(instance, field, [ids.get(v, v) for v in values])
+        return
+    refs = [v for v in (instance.first_row, instance.last_row) if is_number(v)]
+    if refs:
+        ids = ids_of(instance.agent_id, refs)
+        instance.first_row = ids.get(instance.first_row, instance.first_row)
+        instance.last_row = ids.get(instance.last_row, instance.last_row)
+
+
+def connect() -> None:
+    from django.db.models.signals import pre_save
+
+    from memories.models import Dream, MemorySummary
+
+    for model in (*list_fields(), MemorySummary, Dream):
+        pre_save.connect(resolve_on_load, sender=model, dispatch_uid=f"voyage-export-rows-{model.__name__}")

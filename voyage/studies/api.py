@@ -1,0 +1,140 @@
+"""Studies in the API: create (the same checks as `study create`), list, progress, and the tidy
+results as CSV. Mounted on the NinjaAPI in voyage/api/site.py."""
+from __future__ import annotations
+
+from typing import Optional, Union
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from ninja import Field, Path, Query, Router, Schema, Status
+
+from voyage.api.errors import errors
+from voyage.api.schemas import MAX_ID, MAX_TICKS, Body, Page
+from voyage.studies import scheduler
+from voyage.studies.config import StudyError, StudyPlan, create_study
+from voyage.studies.grid import GridError, seed_count
+from voyage.studies.models import Study
+from voyage.studies.progress import study_progress
+from voyage.studies.results import csv_text
+from world.time import TICKS_PER_DAY
+
+router = Router(tags=["studies"])
+StudyId = Path(..., ge=1, le=MAX_ID)
+Value = Union[int, float, str]
+MAX_AXES, MAX_VALUES = 6, 50
+
+
+class StudyIn(Body):
+    name: str = Field(..., min_length=1, max_length=120)
+    scenario: str = Field("1912", max_length=50, description="the scenario's slug")
+    ticks: Optional[int] = Field(None, ge=1, le=MAX_TICKS, description="each run's length in ticks (or give days)")
+    days: Optional[float] = Field(None, gt=0, le=20_000)
+    axes: dict[str, list[Value]] = Field(default_factory=dict, description='what varies, e.g. {"seed": [1, 2], '
+                                         '"profile": ["offline"], "hot_memory_limit": [30, 50]}; "seeds": [N] is 1..N')
+    shared: dict[str, Value] = Field(default_factory=dict, description='run parameters every run shares, e.g. '
+                                     '{"schedule": "simultaneous", "attrition_threshold": 60}')
+    budget_cost: Optional[float] = Field(None, gt=0, le=1e9, description="start no further run once spent")
+    parallel: Optional[int] = Field(None, ge=1, le=1000, description="runs on the worker at once")
+    start: bool = Field(True, description="queue the runs on the worker now")
+
+
+class StudyRunOut(Schema):
+    run_id: int
+    position: int
+    cell: str
+    seed: str
+    tick: int
+    target_ticks: int
+    percent: float
+    state: str
+    started: bool
+    note: str
+
+
+class StudyOut(Schema):
+    id: int
+    name: str
+    state: str
+    stop_reason: str
+    runs: int
+    finished: int
+    ticks: int
+    target_ticks: int
+    spent: float
+    budget_cost: Optional[float]
+    members: list[StudyRunOut]
+    warnings: list[str] = []
+
+
+class StudyPage(Page):
+    items: list[StudyOut]
+
+
+CSV = {"responses": {200: {"description": "one row per run and day: the study's axes, the seed, every measure "
+                                          "(README, Studies)",
+                           "content": {"text/csv": {"schema": {"type": "string"}}}}}}
+
+
+def study_out(study: Study, warnings: list[str] = ()) -> dict:
+    progress = study_progress(study)
+    return {**progress["study"], "members": progress["runs"], "warnings": list(warnings)}
+
+
+def _text(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def plan_from(body: StudyIn) -> StudyPlan:
+    if (body.ticks is None) == (body.days is None):
+        raise StudyError("give each run's length as ticks or as days (one of them)")
+    if len(body.axes) > MAX_AXES or any(not 1 <= len(v) <= MAX_VALUES for v in body.axes.values()):
+        raise StudyError(f"at most {MAX_AXES} axes, each with 1 to {MAX_VALUES} values")
+    axes = {}
+    for name, values in body.axes.items():
+        key = name.strip().replace("-", "_")
+        texts = [_text(v) for v in values]
+        if key == "seeds":
+            key, texts = "seed", seed_count(texts, f"seeds={','.join(texts)}")
+        if key in axes:
+            raise StudyError(f"axis {key!r} is given twice")
+        if len(set(texts)) != len(texts):
+            raise StudyError(f"axis {key!r}: a value is repeated")
+        axes[key] = texts
+    ticks = body.ticks if body.ticks is not None else max(1, round(body.days * TICKS_PER_DAY))
+    return StudyPlan(name=body.name, scenario=body.scenario, target_ticks=ticks, axes=axes,
+                     base={k: _text(v) for k, v in body.shared.items()}, budget_cost=body.budget_cost,
+                     parallel=body.parallel)
+
+
+@router.get("/studies", response={200: StudyPage, **errors()}, summary="Studies, oldest first, with their progress")
+def list_studies(request, after: int = Query(0, ge=0, le=MAX_ID), limit: int = Query(20, ge=1, le=100)):
+    studies = list(Study.objects.filter(pk__gt=after).order_by("pk")[:limit + 1])
+    more = len(studies) > limit
+    studies = studies[:limit]
+    return {"items": [study_out(s) for s in studies], "next": studies[-1].pk if more else None}
+
+
+@router.post("/studies", response={201: StudyOut, **errors()},
+             summary="Make a study: one run per combination of the axes, queued on the worker (unless start=false)")
+def create(request, body: StudyIn):
+    try:
+        study = create_study(plan_from(body))
+    except (StudyError, GridError) as exc:
+        return Status(422, {"detail": [{"loc": ["body"], "msg": str(exc), "type": "value_error"}]})
+    if body.start:
+        scheduler.start(study)
+    return Status(201, study_out(study, study.warnings))
+
+
+@router.get("/studies/{study_id}", response={200: StudyOut, **errors()}, summary="A study's progress, run by run")
+def detail(request, study_id: int = StudyId):
+    return study_out(get_object_or_404(Study, pk=study_id))
+
+
+@router.get("/studies/{study_id}/results.csv", response=errors(), openapi_extra=CSV,
+            summary="The tidy results as CSV: one row per run and day")
+def results(request, study_id: int = StudyId):
+    study = get_object_or_404(Study, pk=study_id)
+    response = HttpResponse(csv_text(study), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="study-{study.pk}-results.csv"'
+    return response

@@ -1,0 +1,125 @@
+"""Making a study: every cell's run goes through voyage.runconfig.configure_run (the one validating
+entry point the admin and the API use too), all inside one transaction, so bad input anywhere in
+the grid leaves nothing half-written.
+
+The runs wait PAUSED (`pause_reason` says so) until the study starts them: not QUEUED, which the
+worker's rescue would pick up on its own, all at once, with no regard for the study's budget.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from voyage.models import ModelProfile, Run
+from voyage.runconfig import PARAMETERS, configure_run
+from voyage.studies.grid import PROFILE, SEED, GridError, cell_label, expand, with_seed
+from voyage.studies.models import Study, StudyRun
+from world.models import Scenario
+
+OFFLINE = "offline"  # the profile axis value for the offline scripted policy (when no profile has that name)
+WAITING = "waiting for its turn in study {name!r}"
+# What may vary or be set for every run: the run's parameters, except those not written as one
+# value (reflection_ticks is a list) and the per-run budgets (the study has its own).
+SETTABLE = ("seed", "schedule", *(p for p in PARAMETERS if p not in ("reflection_ticks", "budget_tokens",
+                                                                     "budget_cost")))
+
+
+class StudyError(ValueError):
+    """Bad study input; the message names what is wrong."""
+
+
+@dataclass
+class StudyPlan:
+    name: str
+    scenario: str
+    target_ticks: int
+    axes: dict[str, list[str]]
+    base: dict = field(default_factory=dict)  # run fields shared by every run: schedule, seed, parameters
+    budget_cost: str | Decimal | None = None
+    parallel: int | None = None  # default: every run at once, or one at a time under a budget
+
+
+def create_study(plan: StudyPlan) -> Study:
+    """Validate the plan and make the study with one waiting run per cell. Raises StudyError.
+    `study.warnings` lists what configure_run allowed but flagged (a key variable not set here)."""
+    name = plan.name.strip()
+    if not name:
+        raise StudyError("a study needs a name")
+    if Study.objects.filter(name=name).exists():
+        raise StudyError(f"there is already a study named {name!r}")
+    scenario = _scenario(plan.scenario)
+    if plan.target_ticks is None or plan.target_ticks < 1:
+        raise StudyError("a study's runs need at least 1 tick (give --days or --ticks)")
+    budget = _budget(plan.budget_cost)
+    base = {k.replace("-", "_"): str(v) for k, v in plan.base.items()}
+    try:
+        axes = with_seed(plan.axes, int(base.get(SEED, Run._meta.get_field(SEED).default)))
+        cells = expand(axes)
+    except (GridError, ValueError) as exc:
+        raise StudyError(str(exc)) from None
+    unknown = sorted(({*base, *axes} - {*SETTABLE, PROFILE}))
+    if unknown:
+        raise StudyError(f"{', '.join(unknown)}: not a run parameter; vary or set profile or one of "
+                         f"{', '.join(SETTABLE)}")
+    parallel = plan.parallel if plan.parallel is not None else (1 if budget is not None else len(cells))
+    if parallel < 1:
+        raise StudyError("--parallel must be at least 1")
+    warnings: list[str] = []
+    try:
+        with transaction.atomic():
+            study = Study.objects.create(name=name, scenario=scenario, target_ticks=plan.target_ticks, base=base,
+                                         axes=axes, budget_cost=budget, parallel=parallel)
+            for position, cell in enumerate(cells):
+                label = f"{cell_label(cell.values)}, seed={cell.seed}"
+                try:
+                    run = configure_run(scenario, ticks=plan.target_ticks, **_run_fields({**base, **cell.as_dict()}),
+                                        name=f"{name} #{position + 1}: {label}"[:Run._meta.get_field("name").max_length])
+                except ValidationError as exc:
+                    problems = "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
+                    raise StudyError(f"run {label}: {problems}") from None
+                warnings += [w for w in run.warnings if w not in warnings]
+                Run.objects.filter(pk=run.pk).update(state=Run.PAUSED, pause_reason=WAITING.format(name=name))
+                StudyRun.objects.create(study=study, run=run, position=position, cell=cell.as_dict())
+    except IntegrityError:
+        raise StudyError(f"there is already a study named {name!r}") from None
+    study.warnings = warnings
+    return study
+
+
+def _scenario(slug: str) -> Scenario:
+    try:
+        return Scenario.objects.get(slug=slug)
+    except Scenario.DoesNotExist:
+        known = ", ".join(Scenario.objects.values_list("slug", flat=True)) or "none"
+        raise StudyError(f"there is no scenario {slug!r} (installed: {known})") from None
+
+
+def _budget(raw) -> Decimal | None:
+    if raw is None or raw == "":
+        return None
+    try:
+        cost = Decimal(str(raw))
+    except InvalidOperation:
+        raise StudyError(f"--budget-cost {raw!r} is not a number") from None
+    if not cost.is_finite() or cost <= 0:
+        raise StudyError("--budget-cost must be more than 0")
+    return cost
+
+
+def _run_fields(raw: dict[str, str]) -> dict:
+    """configure_run's keyword arguments from the axis strings, each turned into its field's type
+    (configure_run then checks ranges and the rules across fields)."""
+    fields = {}
+    for name, value in raw.items():
+        if name == PROFILE:
+            fields["profile"] = None if value == OFFLINE and not ModelProfile.objects.filter(name=value).exists() \
+                else value
+            continue
+        try:
+            fields[name] = Run._meta.get_field(name).to_python(value)
+        except ValidationError as exc:
+            raise StudyError(f"{name}={value!r}: {' '.join(exc.messages)}") from None
+    return fields

@@ -1,0 +1,57 @@
+"""`study run N`: a whole study in the foreground, for a machine with no worker: its runs one after
+another in grid order, one progress bar over all their ticks, memory jobs run inline as the batch
+runner runs them, the budget checked before each run."""
+from __future__ import annotations
+
+from django.utils import timezone
+
+from voyage.engine.runner import advance
+from voyage.models import Run
+from voyage.progress import ProgressBar
+from voyage.studies.models import Study, StudyRun
+from voyage.studies.scheduler import SETTLED, budget_reached, stop_for_budget
+
+
+def _todo(study: Study) -> list[StudyRun]:
+    """Runs still to go that no worker holds, in grid order."""
+    members = StudyRun.objects.filter(study=study).select_related("run").order_by("position")
+    return [m for m in members if m.run.state not in SETTLED and not m.run.claimed_by]
+
+
+def run_study(study: Study, stream=None) -> dict:
+    todo = _todo(study)
+    total = sum(m.run.target_ticks - m.run.tick for m in todo)
+    done = 0
+    position = {"run": None}
+    bar = ProgressBar(0, total, stream, describe=lambda _: f"run {position['run']}")
+    ran = []
+    for i, member in enumerate(todo):
+        if why := budget_reached(study):
+            stop_for_budget(study, why, [m for m in todo[i:] if m.started_at is None])
+            break
+        run = member.run
+        position["run"] = run.pk
+        if member.started_at is None:
+            StudyRun.objects.filter(pk=member.pk).update(started_at=timezone.now())
+        Run.objects.filter(pk=run.pk).update(state=Run.RUNNING, error="", pause_reason="")
+        run.state, run.pause_reason = Run.RUNNING, ""
+        first, offset = run.tick, done
+        try:
+            advance(run, run.target_ticks, on_tick=lambda t: bar(offset + t - first), memory_inline=True)
+        except BaseException as exc:
+            interrupted = isinstance(exc, KeyboardInterrupt)
+            Run.objects.filter(pk=run.pk).update(state=Run.PAUSED if interrupted else Run.FAILED,
+                                                 error=f"{type(exc).__name__}: {exc}")
+            if interrupted:
+                raise
+            ran.append(run.pk)
+            continue
+        if run.state != Run.PAUSED:  # paused: its own budget ran out, and advance() said why
+            Run.objects.filter(pk=run.pk).update(state=Run.FINISHED)
+        done += run.target_ticks - first
+        ran.append(run.pk)
+    study.refresh_from_db()
+    if study.state == Study.RUNNING and not _todo(study):
+        Study.objects.filter(pk=study.pk).update(state=Study.FINISHED)
+        study.state = Study.FINISHED
+    return {"study": study.pk, "runs": ran, "state": study.state, "stop_reason": study.stop_reason}

@@ -1,0 +1,57 @@
+"""Studies: a named grid of runs (axes × seeds over a base configuration), each run linked to its
+study and its cell."""
+from __future__ import annotations
+
+from django.db import models
+
+from voyage.studies.grid import SEED, cell_label
+
+
+class Study(models.Model):
+    RUNNING, FINISHED, STOPPED = "running", "finished", "stopped"
+    STATES = [(s, s) for s in (RUNNING, FINISHED, STOPPED)]
+
+    name = models.CharField(max_length=120, unique=True)
+    scenario = models.ForeignKey("world.Scenario", on_delete=models.PROTECT, related_name="+")
+    target_ticks = models.PositiveIntegerField(help_text="ticks each run goes to (480 a day)")
+    base = models.JSONField(default=dict, blank=True,
+                            help_text="run fields every run shares unless an axis varies them (schedule, parameters)")
+    axes = models.JSONField(default=dict, help_text='{"axis": ["value", ...]} in order; the seed axis last')
+    budget_cost = models.DecimalField(max_digits=12, decimal_places=4, null=True, blank=True,
+                                      help_text="start no further run once the study's runs have cost this much")
+    parallel = models.PositiveSmallIntegerField(default=1, help_text="runs on the worker at once, at most")
+    state = models.CharField(max_length=10, choices=STATES, default=RUNNING)
+    stop_reason = models.TextField(blank=True, default="", help_text="why the study started no further run")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "studies"
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return self.name
+
+
+class StudyRun(models.Model):
+    """One combination of the grid: a run and the axis values that made it."""
+
+    study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="members")
+    run = models.OneToOneField("voyage.Run", on_delete=models.CASCADE, related_name="study_member")
+    position = models.PositiveIntegerField(help_text="order in the grid; runs start in this order")
+    cell = models.JSONField(help_text="the axis values of this run, seed included")
+    started_at = models.DateTimeField(null=True, blank=True, help_text="when the study queued or ran it")
+
+    class Meta:
+        ordering = ["study", "position"]
+        constraints = [models.UniqueConstraint(fields=["study", "position"], name="study_run_position_unique")]
+
+    def __str__(self):
+        return f"{self.study} #{self.position}: {self.label}"
+
+    @property
+    def label(self) -> str:
+        return cell_label(self.cell)
+
+    @property
+    def seed(self) -> str:
+        return self.cell.get(SEED, "")

@@ -1,0 +1,119 @@
+"""Starting a study's runs on the worker, a bounded few at a time, checking its budget before each.
+
+Nobody has to come back and push: after every task a worker process runs (django-q2's
+post_execute_in_worker), a chunk that left its run settled (finished, failed, paused) starts the
+study's next runs; a schedule every minute does the same for any study whose signal was lost (a
+worker killed between its run's last tick and the signal).
+
+Two workers settling two runs of one study at once must not start the same run twice, nor more than
+`parallel` runs: the study row is locked (PostgreSQL) or the write transaction is IMMEDIATE (SQLite)
+while one of them decides.
+"""
+from __future__ import annotations
+
+import logging
+from decimal import Decimal
+
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from voyage import control
+from voyage.models import LLMCall, Run
+from voyage.studies.models import Study, StudyRun
+
+log = logging.getLogger("voyage.studies")
+ACTIVE = (Run.QUEUED, Run.RUNNING)
+SETTLED = (Run.FINISHED, Run.FAILED)
+SCHEDULE = "studies: start the next runs of running studies"
+NOT_STARTED = "not started: {why}"
+
+
+def spent(study: Study) -> Decimal:
+    total = LLMCall.objects.filter(run__study_member__study=study).aggregate(cost=Sum("cost"))["cost"]
+    return Decimal(total or 0)
+
+
+def budget_reached(study: Study) -> str:
+    """Why the study may start no further run, or ""."""
+    if study.budget_cost is None:
+        return ""
+    cost = spent(study)
+    if cost >= study.budget_cost:
+        return f"cost budget reached: {cost:.4f} of {study.budget_cost:.4f} spent"
+    return ""
+
+
+def stop_for_budget(study: Study, why: str, waiting: list[StudyRun]) -> None:
+    reason = f"{why}; {len(waiting)} run(s) not started"
+    Study.objects.filter(pk=study.pk).update(state=Study.STOPPED, stop_reason=reason)
+    Run.objects.filter(pk__in=[m.run_id for m in waiting]).update(pause_reason=NOT_STARTED.format(why=why))
+    study.state, study.stop_reason = Study.STOPPED, reason
+    log.warning("study %s stopped: %s", study.pk, reason)
+
+
+def start_next(study_id: int) -> list[int]:
+    """Queue the study's next runs on the worker, as many as its free slots allow, unless its budget
+    is spent (then it stops, saying why). Marks the study finished when every run has settled.
+    Returns the ids of the runs it started."""
+    started = []
+    with transaction.atomic():
+        study = Study.objects.select_for_update().get(pk=study_id)
+        if study.state != Study.RUNNING:
+            return []
+        members = list(StudyRun.objects.filter(study=study).select_related("run").order_by("position"))
+        waiting = [m for m in members if m.started_at is None]
+        in_flight = [m for m in members if m.started_at is not None and m.run.state in ACTIVE]
+        if not waiting:
+            # Finished once every run has settled; a run paused by hand keeps its study running.
+            if all(m.run.state in SETTLED for m in members):
+                Study.objects.filter(pk=study.pk).update(state=Study.FINISHED)
+            return []
+        if why := budget_reached(study):
+            stop_for_budget(study, why, waiting)
+            return []
+        for member in waiting[:max(0, study.parallel - len(in_flight))]:
+            StudyRun.objects.filter(pk=member.pk).update(started_at=timezone.now())
+            Run.objects.filter(pk=member.run_id, state=Run.PAUSED).update(pause_reason="")  # no longer waiting
+            try:
+                control.start(member.run_id)  # queued once this transaction commits
+            except control.ControlError as exc:  # e.g. stopped by hand before its turn: leave it be
+                log.warning("study %s: run %s not started: %s", study.pk, member.run_id, exc)
+                continue
+            started.append(member.run_id)
+    return started
+
+
+def start(study: Study) -> list[int]:
+    """Start a study on the worker (and make sure the per-minute catch-up exists)."""
+    ensure_schedule()
+    return start_next(study.pk)
+
+
+def pump() -> dict:
+    """The per-minute schedule: every running study gets its next runs started."""
+    return {study_id: start_next(study_id)
+            for study_id in Study.objects.filter(state=Study.RUNNING).values_list("pk", flat=True)}
+
+
+def ensure_schedule() -> None:
+    from voyage.tasks import ensure_minutely
+
+    ensure_minutely(SCHEDULE, "voyage.studies.scheduler.pump")
+
+
+def after_task(sender, func, task, **kwargs) -> None:
+    """django-q2's post_execute_in_worker: a run chunk that did not chain on left its run settled or
+    paused; if the run belongs to a study, start the study's next runs. Never raises: a failure here
+    must not take the worker down (the per-minute schedule catches up)."""
+    if task.get("func") != "voyage.tasks.run_chunk" or not task.get("success"):
+        return
+    result = task.get("result")
+    if not isinstance(result, dict) or result.get("outcome") in ("chained", "skipped"):
+        return
+    try:
+        study_id = StudyRun.objects.filter(run_id=result.get("run")).values_list("study_id", flat=True).first()
+        if study_id is not None:
+            start_next(study_id)
+    except Exception:
+        log.exception("study: starting the next runs after run %s failed", result.get("run"))
