@@ -68,19 +68,27 @@ class RowNumbers:
         return [self.of(r) for r in row_ids]
 
 
+# The ids of each agent's rows loaded so far, in id order. A load only appends rows (with larger ids),
+# so a list read earlier stays a true prefix: it is read again only when a reference goes past its
+# end. Cleared when a fixture's run is saved, which starts every load.
+_loaded_ids: dict[int, list[int]] = {}
+
+
 def ids_of(agent_id: int, numbers: list[int]) -> dict[int, int]:
     """Import side: row number -> the id the agent's row got in this database."""
     from memories.models import Memory
 
     ordinals = [ordinal(v) for v in numbers]
-    lo, hi = min(ordinals), max(ordinals)
-    ids = list(Memory.objects.filter(agent_id=agent_id).order_by("id").values_list("id", flat=True)[lo:hi + 1])
+    ids = _loaded_ids.get(agent_id, [])
+    if max(ordinals) >= len(ids):
+        ids = _loaded_ids[agent_id] = list(
+            Memory.objects.filter(agent_id=agent_id).order_by("id").values_list("id", flat=True))
     found = {}
     for value, o in zip(numbers, ordinals):
-        if o - lo >= len(ids):
+        if o >= len(ids):
             raise UnknownRow(f"agent {agent_id} has no memory row number {o} (the fixture refers to a row "
                              f"it does not contain)")
-        found[value] = ids[o - lo]
+        found[value] = ids[o]
     return found
 
 
@@ -95,6 +103,9 @@ def list_fields() -> dict:
 def resolve_on_load(sender, instance, raw=False, **kwargs) -> None:
     """pre_save: during loaddata (raw), turn row numbers into this database's ids."""
     if not raw:
+        return
+    if sender._meta.label == "voyage.Run":
+        _loaded_ids.clear()
         return
     field = list_fields().get(sender)
     if field:
@@ -115,6 +126,7 @@ def connect() -> None:
     from django.db.models.signals import pre_save
 
     from memories.models import Dream, MemorySummary
+    from voyage.models import Run
 
-    for model in (*list_fields(), MemorySummary, Dream):
+    for model in (*list_fields(), MemorySummary, Dream, Run):
         pre_save.connect(resolve_on_load, sender=model, dispatch_uid=f"voyage-export-rows-{model.__name__}")
