@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
+from memories.context import hot_window
 from memories.identity import agent_for_job, identity_text
 from memories.jobs import compaction_job
 from memories.models import Memory, MemorySummary
@@ -121,7 +122,7 @@ def check_before_action(world, w, agent, gateway) -> str | None:
     run = world.run
     memory = world.memory
     load = memory.load[agent.id]
-    hot = world.hot[agent.id]
+    hot = hot_window(world, agent)
     limits = dict(memory_count=run.compaction_memory_count, soft_chars=run.compaction_soft_chars,
                   hard_chars=run.compaction_hard_chars)
     due = compaction_due(*load.older(len(hot), _chars(hot)), **limits)

@@ -22,8 +22,14 @@ def time_text(world, agent, tick: int) -> str:
     return f"It is {part_of_day(tick)}."
 
 
+def hot_window(world, agent) -> list:
+    """The agent's last `hot_memory_limit` rows, oldest first (RunWorld may hold more: see hot_capacity)."""
+    rows = list(world.hot[agent.id])
+    return rows[max(0, len(rows) - world.run.hot_memory_limit):]
+
+
 def hot_window_text(world, agent) -> str:
-    lines = [f"[{time_of_day(h.tick)}] {h.text}" for h in reversed(world.hot[agent.id])]
+    lines = [f"[{time_of_day(h.tick)}] {h.text}" for h in reversed(hot_window(world, agent))]
     return HOT_HEADER + "\n" + ("\n".join(lines) if lines else "(none)")
 
 
@@ -76,10 +82,11 @@ def recall_terms(situation: Situation) -> list[str]:
 RECALL_STALE_ROWS = 40  # recall again once this many rows have left the hot window
 
 
-def recalled_text(world, agent, situation: Situation, tick: int) -> str:
+def recalled_text(world, agent, situation: Situation, tick: int, shown=None) -> str:
     """Up to RECALL_K older rows the situation brings back. The search is cached per agent while the
     same names are around and the hot window has moved on by fewer than RECALL_STALE_ROWS rows, so
-    most action calls cost no query."""
+    most action calls cost no query. Only rows older than those the prompt shows (`shown`, by default
+    the hot window) are searched."""
     from memories.recall import recall
 
     terms = tuple(recall_terms(situation))
@@ -87,8 +94,8 @@ def recalled_text(world, agent, situation: Situation, tick: int) -> str:
     cached = world.memory.recalled.get(agent.id)
     if cached and cached[0] == terms and 0 <= grown - cached[1] < RECALL_STALE_ROWS:
         return cached[2]
-    hot = world.hot[agent.id]
-    before = next((h.id for h in hot if h.id is not None), None)  # the oldest committed hot row
+    hot = hot_window(world, agent) if shown is None else shown
+    before = next((h.id for h in hot if h.id is not None), None)  # the oldest committed row shown
     if before is None:
         world.memory.recalled.pop(agent.id, None)  # no rows recalled into this prompt
         return ""
@@ -121,16 +128,68 @@ def _distinct(hits):
 
 
 def action_messages(world, agent, situation: Situation, tick: int, cues: frozenset[str]) -> list[dict]:
-    """Stable prefix first: rules and rung, soul entries, summaries, latest dream; then recalled rows,
-    the current situation, and the hot window newest first."""
+    """Stable prefix first: rules and rung, soul entries, summaries, latest dream. Then, in the seed
+    layout: recalled rows, the current situation, and the hot window newest first; in the cached
+    layout: the recent rows as a log, oldest first, then what changes every turn (recalled rows, the
+    time, the situation, cues), so consecutive prompts share all but their tail."""
     system = RULES + "\n" + identity_text(agent, world)
     past = past_text(world, agent)
     if past:
         system += "\n\n" + past
-    user = [recalled_text(world, agent, situation, tick), time_text(world, agent, tick), render_situation(situation)]
-    user += [CUE_TEXT[c] for c in sorted(cues)]
-    user += [hot_window_text(world, agent), ANSWER_NOW]
+    cached = world.run.context_layout == CACHED_LAYOUT
+    log = log_rows(world, agent) if cached else None
+    now = [recalled_text(world, agent, situation, tick, log), time_text(world, agent, tick), render_situation(situation)]
+    now += [CUE_TEXT[c] for c in sorted(cues)]
+    if cached:
+        user = [log_text(log)] + now + [ANSWER_NOW]
+    else:
+        user = now + [hot_window_text(world, agent), ANSWER_NOW]
     return [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(p for p in user if p)}]
+
+
+# --- the cached layout's log ---------------------------------------------------------------
+CACHED_LAYOUT = "cached"
+LOG_HEADER = "Your memories, oldest first:"
+
+
+def log_capacity(hot_limit: int) -> int:
+    """The most rows the cached layout's log shows: 1.7 hot windows."""
+    return hot_limit + 7 * hot_limit // 10
+
+
+def log_step(hot_limit: int) -> int:
+    """How far the log's first row moves at once: one and a half hot windows."""
+    return max(1, 3 * hot_limit // 2)
+
+
+def hot_capacity(run) -> int:
+    """Rows RunWorld keeps per agent: the hot window, and in the cached layout what its log needs."""
+    limit = run.hot_memory_limit
+    return log_capacity(limit) if run.context_layout == CACHED_LAYOUT else limit
+
+
+def log_start(unsummarised: int, hot_limit: int) -> int:
+    """Where the cached layout's log begins, as an index into the agent's rows that no summary covers
+    (oldest 0). It moves only in steps of one and a half hot windows, so between two moves (and the
+    compactions that reset the count) the log only grows: it shows from a fifth of a window up to
+    1.7 windows of the newest rows (0.95 of a window on average, so prompts are no longer than the
+    seed layout's), never more than RunWorld holds. Pure."""
+    step = log_step(hot_limit)
+    over = unsummarised - log_capacity(hot_limit)
+    return max(0, -(-over // step) * step)
+
+
+def log_rows(world, agent) -> list:
+    """The rows the cached layout's log shows, oldest first."""
+    hot = world.hot[agent.id]
+    unsummarised = world.memory.load[agent.id].count
+    shown = min(len(hot), unsummarised - log_start(unsummarised, world.run.hot_memory_limit))
+    return list(hot)[len(hot) - shown:] if shown > 0 else []
+
+
+def log_text(rows) -> str:
+    lines = [f"[{time_of_day(h.tick)}] {h.text}" for h in rows]
+    return LOG_HEADER + "\n" + ("\n".join(lines) if lines else "(none)")
 
 
 def writing_messages(world, agent, instruction: str, lines: list[str]) -> list[dict]:

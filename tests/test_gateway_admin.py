@@ -18,7 +18,7 @@ def profile(**fields):
 def test_a_complete_profile_is_valid_with_the_documented_defaults():
     p = profile()
     p.full_clean()
-    assert p.model == "google/gemma-4-31b-it" and p.supports_json_mode
+    assert p.model == "google/gemma-4-31b-it" and p.structured_output == "json_object"
     assert p.reasoning_on == {"reasoning": {"enabled": True}} and p.reasoning_off == {"reasoning": {"enabled": False}}
 
 

@@ -108,7 +108,7 @@ def test_content_faults_reach_the_action_contract(server, make_gateway, fault, r
 
 
 def test_without_json_mode_fenced_or_wrapped_json_is_extracted(server, make_gateway):
-    gw = make_gateway(supports_json_mode=False)
+    gw = make_gateway(structured_output="none")
     server.force("fenced")
     fenced = gw.complete(action_request(1))
     assert isinstance(parse_action(fenced.text), Action)

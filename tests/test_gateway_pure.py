@@ -101,7 +101,7 @@ def test_params_reasoning_per_profile_and_other_forms():
 
 
 def test_params_without_json_mode_ask_in_the_prompt_instead():
-    config = GatewayConfig(base_url="http://x/v1", model="m", supports_json_mode=False)
+    config = GatewayConfig(base_url="http://x/v1", model="m", structured_output="none")
     mentions = request_params(config, _request(ACTION))
     assert "response_format" not in mentions
     assert mentions["messages"][-1]["content"] != ASK_FOR_JSON  # the prompt already asks for JSON

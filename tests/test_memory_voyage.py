@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from memories.context import DREAM_HEADER, HOT_HEADER, RECALL_HEADER, SUMMARIES_HEADER
+from memories.context import DREAM_HEADER, HOT_HEADER, LOG_HEADER, RECALL_HEADER, SUMMARIES_HEADER
 from memories.models import DiaryEntry, Dream, Memory, MemorySummary, TrustEntry, TrustHistory
 from memories.recall import recall
 from tests.memory_helpers import jobs_inline, new_run, secrets_in
@@ -19,10 +19,12 @@ NIGHTFALL_TICK = 319
 TRUST_LABELS = ("ally", "suspect", "rival")  # only a trust call gives these; meeting gives acquaintance/spouse
 
 
-@pytest.fixture(scope="module")
-def voyage(django_db_setup, django_db_blocker):
+@pytest.fixture(scope="module", params=[Run.SEED_LAYOUT, Run.CACHED_LAYOUT])
+def voyage(request, django_db_setup, django_db_blocker):
+    """The same voyage in each context layout: every test here, privacy included, runs on both."""
     with django_db_blocker.unblock():
-        run = new_run(compaction_memory_count=60, target_ticks=482, name="memory voyage")
+        run = new_run(compaction_memory_count=60, target_ticks=482, name="memory voyage",
+                      context_layout=request.param)
         with jobs_inline():
             advance(run, 482)
         yield Run.objects.get(pk=run.pk)
@@ -107,12 +109,18 @@ def test_action_prompts_keep_the_stable_order(voyage):
     full = 0
     for call in action_calls(voyage, tick__gte=200)[::5]:
         text = "\n\n".join(m["content"] for m in call.prompt)
-        marks = ["rung", "What you hold true", SUMMARIES_HEADER, DREAM_HEADER, RECALL_HEADER, "You are in the",
-                 HOT_HEADER]
+        if voyage.context_layout == Run.CACHED_LAYOUT:  # the log first, then what changes every turn
+            marks = ["rung", "What you hold true", SUMMARIES_HEADER, DREAM_HEADER, LOG_HEADER, RECALL_HEADER,
+                     "You are in the"]
+            clock = text.rindex("\n\nIt is ")  # the time line (summaries and rows may say "It is" too)
+            assert HOT_HEADER not in text and text.index(LOG_HEADER) < clock < text.rindex("You are in the")
+        else:
+            marks = ["rung", "What you hold true", SUMMARIES_HEADER, DREAM_HEADER, RECALL_HEADER, "You are in the",
+                     HOT_HEADER]
+            assert text.index("It is ") < text.index("You are in the") < text.index(HOT_HEADER)
         found = [text.find(m) for m in marks]
         present = [i for i in found if i >= 0]
         assert present == sorted(present), call.id
-        assert text.index("It is ") < text.index("You are in the") < text.index(HOT_HEADER)
         full += all(i >= 0 for i in found)
     assert full > 20  # prompts with every section present were checked
 

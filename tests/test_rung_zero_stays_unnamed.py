@@ -18,7 +18,7 @@ from voyage.engine.world import RunWorld
 from voyage.gateway.base import ACTION, Gateway, ModelAnswer
 from voyage.gateway.offline import OfflineModel
 from voyage.gateway.prompts import decompress_messages, prompt_text
-from voyage.models import LLMCall
+from voyage.models import LLMCall, Run
 from world.models import Prop
 
 pytestmark = pytest.mark.django_db
@@ -72,9 +72,9 @@ def cast(run):
     return a, b, c, name_prop, r1
 
 
-@pytest.fixture
-def story():
-    run = new_run(seed=5, target_ticks=320)
+@pytest.fixture(params=[Run.SEED_LAYOUT, Run.CACHED_LAYOUT])
+def story(request):
+    run = new_run(seed=5, target_ticks=320, context_layout=request.param)
     a, b, c, name_prop, r1 = cast(run)
     run.agents.update(asleep=True, busy_until_tick=100_000)  # the rest of the ship sleeps through it
     run.agents.filter(pk__in=[a.pk, b.pk]).update(location=r1, asleep=False, busy_until_tick=0)

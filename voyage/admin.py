@@ -16,15 +16,15 @@ from world.admin_readonly import ReadOnlyAdmin
 class ModelProfileAdmin(admin.ModelAdmin):
     """Model profiles: the key itself is never stored or shown, only whether its variable is set here."""
 
-    list_display = ("name", "kind", "model", "base_url", "api_key_env", "key_is_set", "supports_json_mode",
+    list_display = ("name", "kind", "model", "base_url", "api_key_env", "key_is_set", "structured_output",
                     "concurrency", "price_in_per_m", "price_out_per_m")
-    list_filter = ("kind", "supports_json_mode")
+    list_filter = ("kind", "structured_output")
     search_fields = ("name", "model", "base_url")
     readonly_fields = ("key_is_set",)
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     fieldsets = [
         (None, {"fields": ("name", "kind")}),
-        ("Endpoint", {"fields": ("base_url", "model", "api_key_env", "key_is_set", "supports_json_mode")}),
+        ("Endpoint", {"fields": ("base_url", "model", "api_key_env", "key_is_set", "structured_output")}),
         ("Reasoning", {"fields": ("reasoning", "reasoning_on", "reasoning_off"),
                        "description": "Per call purpose (action, reflection, trust, compaction, era, bulletin, "
                                       "dream, diary, importance): true/false. The chosen body is merged into "

@@ -6,6 +6,7 @@ import uuid
 from django.core.exceptions import ValidationError
 from django.db import models
 
+from voyage.gateway import structured
 from world.time import DEFAULT_REFLECTION_TICKS, TICKS_PER_DAY
 
 ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
@@ -43,8 +44,19 @@ class ModelProfile(models.Model):
     api_key_env = models.CharField(max_length=80, blank=True, default="", help_text="the NAME of the environment "
                                    "variable holding the key (e.g. OPENROUTER_API_KEY), never the key itself; "
                                    "blank for endpoints that need none")
-    supports_json_mode = models.BooleanField(default=True, help_text='the endpoint honours response_format '
-                                             '{"type": "json_object"}; if not, JSON is extracted from the answer')
+    # How the endpoint takes a JSON schema for an action call (voyage.gateway.structured).
+    NO_JSON_MODE, JSON_OBJECT, JSON_SCHEMA, JSON_OBJECT_SCHEMA = structured.FORMS
+    STRUCTURED_OUTPUTS = [
+        (NO_JSON_MODE, "none: no JSON mode; the prompt asks for JSON and it is extracted from the answer"),
+        (JSON_OBJECT, 'json_object: response_format {"type": "json_object"}, no schema'),
+        (JSON_SCHEMA, 'json_schema: {"type": "json_schema", "json_schema": {name, schema, strict}} '
+                      "(OpenAI, vLLM, OpenRouter, llama.cpp's llama-server)"),
+        (JSON_OBJECT_SCHEMA, 'json_object_schema: {"type": "json_object", "schema": ...} (llama-cpp-python\'s server)'),
+    ]
+    structured_output = models.CharField(
+        max_length=20, choices=STRUCTURED_OUTPUTS, default=JSON_OBJECT,
+        help_text="how the endpoint takes a JSON answer; with a schema form every action call carries the "
+                  "six-key schema built for that agent and turn (what its rung allows, whom it can name)")
     reasoning = models.JSONField(default=dict, blank=True, help_text='per call purpose, true/false, e.g. '
                                  '{"action": false, "trust": true}; purposes not named use the defaults '
                                  '(action off; trust, compaction and era on; others off)')
@@ -141,6 +153,11 @@ class Run(models.Model):
     attrition_threshold = models.PositiveIntegerField(default=40, help_text="ticks alone awake in a private room")
     fatigue_warning = models.PositiveIntegerField(default=60)
     fatigue_limit = models.PositiveIntegerField(default=80)
+    SEED_LAYOUT, CACHED_LAYOUT = "seed", "cached"
+    CONTEXT_LAYOUTS = [(SEED_LAYOUT, "seed: the hot window newest first, after the situation"),
+                       (CACHED_LAYOUT, "cached: a chronological log of recent rows, then what changes every turn "
+                                       "(consecutive prompts share all but their tail: provider prefix caching)")]
+    context_layout = models.CharField(max_length=8, choices=CONTEXT_LAYOUTS, default=SEED_LAYOUT)
 
     # Progress: `tick` is the number of committed ticks; it moves in the same transaction as their writes.
     tick = models.PositiveIntegerField(default=0)

@@ -5,7 +5,10 @@ Prints max_prompt_chars (any action prompt of the run), mean_prompt_chars (actio
 last day), full_history_chars (the mean, over those prompts, of the agent's whole raw history at that
 moment), reduction (1 - mean of prompt/history on the last day), mean_prompt_chars_by_day,
 summaries, eras, compactions (compaction calls), dreams, diary_entries, and context_ms_small /
-context_ms_large: building one action context for an agent with 1,000 and with 200,000 rows."""
+context_ms_large: building one action context for an agent with 1,000 and with 200,000 rows; and
+prefix_share: per action call, the longest common prefix (characters) with the same agent's previous
+action prompt as a share of the prompt, averaged over the run (what a provider's prefix cache could
+reuse). `--layout cached` runs the cached context layout instead of the seed's."""
 from __future__ import annotations
 
 import json
@@ -24,6 +27,7 @@ from django.db.models.functions import Length
 
 from memories.models import DiaryEntry, Dream, Memory, MemorySummary
 from voyage.engine.runner import advance, create_run
+from voyage.gateway.prompts import prompt_text
 from voyage.models import LLMCall
 from world.models import AgentState, Scenario
 from world.time import TICKS_PER_DAY
@@ -31,26 +35,26 @@ from world.time import TICKS_PER_DAY
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def outer(days: float) -> dict:
+def outer(days: float, layout: str = "seed") -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite3"
         env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}"}
         manage = [sys.executable, str(ROOT / "manage.py")]
         subprocess.run(manage + ["migrate", "-v", "0"], env=env, check=True)
-        out = subprocess.run(manage + ["bench", "memory", "--inner", "--days", str(days)],
+        out = subprocess.run(manage + ["bench", "memory", "--inner", "--days", str(days), "--layout", layout],
                              env=env, check=True, capture_output=True, text=True).stdout
         return json.loads(out.strip().splitlines()[-1])
 
 
-def inner(days: float) -> dict:
+def inner(days: float, layout: str = "seed") -> dict:
     import logging
 
     logging.getLogger("django-q").setLevel(logging.WARNING)
     scenario = Scenario.objects.get(slug="1912")
-    run = create_run(scenario, seed=1912, target_ticks=round(days * TICKS_PER_DAY))
+    run = create_run(scenario, seed=1912, target_ticks=round(days * TICKS_PER_DAY), context_layout=layout)
     began = time.perf_counter()
     advance(run, run.target_ticks, memory_inline=True)
-    figures = {"bench": "memory", "days": days, "run_wall_s": round(time.perf_counter() - began, 1)}
+    figures = {"bench": "memory", "days": days, "layout": layout, "run_wall_s": round(time.perf_counter() - began, 1)}
     figures.update(prompt_figures(run))
     figures.update({
         "summaries": MemorySummary.objects.filter(run=run).count(),
@@ -72,10 +76,16 @@ def prompt_figures(run) -> dict:
         sums[aid].append((sums[aid][-1] if sums[aid] else 0) + n)
     last_day = (run.tick - 1) // TICKS_PER_DAY
     by_day, ratios, history, largest = defaultdict(list), [], [], 0
-    calls = LLMCall.objects.filter(run=run, purpose="action").values_list("agent_id", "tick", "prompt_z")
+    previous, shares = {}, []
+    calls = (LLMCall.objects.filter(run=run, purpose="action").order_by("id")
+             .values_list("agent_id", "tick", "prompt_z"))
     for aid, tick, blob in calls.iterator(chunk_size=2000):
         call = LLMCall(prompt_z=blob)
         size = sum(len(m["content"]) for m in call.prompt)
+        text = prompt_text(call.prompt)
+        if aid in previous:
+            shares.append(common_prefix(previous[aid], text) / len(text))
+        previous[aid] = text
         largest = max(largest, size)
         day = tick // TICKS_PER_DAY
         by_day[day].append(size)
@@ -90,8 +100,21 @@ def prompt_figures(run) -> dict:
         "mean_prompt_chars": round(statistics.mean(by_day[last_day])),
         "full_history_chars": round(statistics.mean(history)),
         "reduction": round(1 - statistics.mean(ratios), 4),
+        "prefix_share": round(statistics.mean(shares), 4),
         "mean_prompt_chars_by_day": [round(statistics.mean(by_day[d])) for d in sorted(by_day)],
     }
+
+
+def common_prefix(a: str, b: str) -> int:
+    """Length of the longest common prefix, by bisection over slice comparisons (done in C)."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def context_timings(scenario) -> dict:

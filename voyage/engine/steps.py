@@ -6,17 +6,19 @@ from collections import Counter
 
 from memories import reflection, trust
 from memories.compaction import check_before_action
-from memories.context import action_messages, cues_for, recalled_ids, writing_messages
+from memories.context import action_messages, cues_for, hot_window, recalled_ids, writing_messages
 from memories.diary import rows_of_day, write_diaries
 from voyage.engine.resolve import approach, fall_asleep, hop, resolve_action
 from voyage.engine.world import RunWorld
 from voyage.engine.writer import TickWriter
 from voyage.gateway.base import ACTION, BULLETIN, REFLECTION, Gateway, ModelRequest
 from voyage.gateway.hints import ActionHints, TextHints
+from voyage.gateway.prompts import prompt_text
 from voyage.models import Event, LLMCall
 from world.models import AgentState
+from world.rules.action_schema import action_schema, rooms_named
 from world.rules.actions import ActionFail, parse_action
-from world.rules.ladder import OWN_NAME, SETTING
+from world.rules.ladder import OWN_NAME, SETTING, rung_spec
 from world.time import TICKS_PER_DAY, next_dawn, sim_clock
 
 digest_log = logging.getLogger("voyage.digest")
@@ -106,8 +108,12 @@ def action_request(world: RunWorld, a: AgentState, tick: int):
         cues=cues,
     )
     messages = action_messages(world, a, situation, tick, cues)
+    # One source: the schema names what this prompt shows, and the rooms its text names.
+    schema = action_schema(situation, rung_spec(world.rungs, a.rung).allowed_actions,
+                           rooms_named(prompt_text(messages), world.rooms_by_name))
     return situation, ModelRequest(purpose=ACTION, messages=messages, tick=tick, agent_id=a.id,
-                                   agent_key=a.persona.key, hints=hints, recalled=recalled_ids(world, a))
+                                   agent_key=a.persona.key, hints=hints, schema=schema,
+                                   recalled=recalled_ids(world, a))
 
 
 def settle(world: RunWorld, w: TickWriter, a: AgentState, situation, request, answer) -> None:
@@ -192,7 +198,7 @@ def reflections(world: RunWorld, w: TickWriter, gateway: Gateway, plan) -> None:
             due.append((a, why))
     requests, evidence = [], []
     for a, why in due:
-        shown = list(world.hot[a.id])  # the rows the prompt shows are the reflection's evidence
+        shown = hot_window(world, a)  # the rows the prompt shows are the reflection's evidence
         lines = [h.text for h in shown]
         messages = writing_messages(world, a, REFLECT + f" (Prompted by {why}.)", lines)
         requests.append(ModelRequest(purpose=REFLECTION, messages=messages, tick=w.tick, agent_id=a.id,
@@ -219,7 +225,7 @@ def reflections(world: RunWorld, w: TickWriter, gateway: Gateway, plan) -> None:
         w.call(request, answer, LLMCall.OK, why)
         w.event("reflection", actor=a, room_id=a.location_id, text=why)
     # trust calls (reasoning on) for the people each reflecting agent dealt with, from its hot window
-    trust.assess(world, w, gateway, [a for a, *_ in written], lambda a: [h.text for h in world.hot[a.id]])
+    trust.assess(world, w, gateway, [a for a, *_ in written], lambda a: [h.text for h in hot_window(world, a)])
 
 
 # --- 6. wind-down --------------------------------------------------------------------------

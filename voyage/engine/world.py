@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
+from memories.context import hot_capacity
 from memories.models import Memory, TrustEntry
 from memories.working import WorkingMemory
 from voyage.models import Event, Run
@@ -57,7 +58,7 @@ class RunWorld:
         for entry in SoulEntry.objects.filter(persona__scenario=scenario):
             self.soul.setdefault(entry.persona_id, []).append(entry.text)
         self.hot: dict[int, deque[HotLine]] = {}
-        limit = run.hot_memory_limit
+        limit = hot_capacity(run)  # the hot window (and in the cached layout the log's slack)
         minds = list(self.agents) if minds is None else minds
         for aid in minds:
             rows = (Memory.objects.filter(agent_id=aid).order_by("-id")

@@ -32,6 +32,8 @@ class ModelRequest:
     agent_key: str | None = None  # the persona key: stable across runs, used by replay and the offline policy
     # Structured facts for the offline policy: the same facts the prompt shows, never more.
     hints: Any = field(default=None, compare=False)
+    # The JSON schema of the answer (actions: world.rules.action_schema), for endpoints that take one.
+    schema: dict | None = field(default=None, compare=False)
     recalled: tuple[int, ...] = ()  # memory rows the context builder recalled into the prompt (action calls)
 
 

@@ -15,7 +15,8 @@ server) through the `openai` SDK's AsyncOpenAI client.
   records each answer itself (TickWriter.call).
 - The API key is read from the environment variable the profile names and goes nowhere but the
   Authorization header: not into the config, the answers, the errors or the logs.
-- Only `request.messages` is sent. `request.hints` exist for the offline policy alone.
+- Only `request.messages` is sent, with `request.schema` in the response_format the profile says
+  (voyage.gateway.structured). `request.hints` exist for the offline policy alone.
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ from dataclasses import dataclass, field
 import openai
 from openai.types.chat import ChatCompletion
 
+from voyage.gateway import structured
 from voyage.gateway.base import ACTION, REASONING_DEFAULTS, TRUST, Gateway, ModelAnswer, ModelRequest
 from voyage.gateway.json_extract import extract_json_object
 from voyage.gateway.retry import backoff_delay, parse_retry_after
@@ -60,7 +62,7 @@ class GatewayConfig:
     base_url: str
     model: str
     api_key_env: str = ""
-    supports_json_mode: bool = True
+    structured_output: str = structured.JSON_OBJECT  # how the endpoint takes a JSON answer (structured.py)
     reasoning: dict = field(default_factory=dict)
     reasoning_on: dict = field(default_factory=lambda: {"reasoning": {"enabled": True}})
     reasoning_off: dict = field(default_factory=lambda: {"reasoning": {"enabled": False}})
@@ -76,12 +78,16 @@ class GatewayConfig:
     def from_profile(cls, profile) -> "GatewayConfig":
         return cls(
             base_url=profile.base_url, model=profile.model, api_key_env=profile.api_key_env,
-            supports_json_mode=profile.supports_json_mode, reasoning=dict(profile.reasoning or {}),
+            structured_output=profile.structured_output, reasoning=dict(profile.reasoning or {}),
             reasoning_on=dict(profile.reasoning_on or {}), reasoning_off=dict(profile.reasoning_off or {}),
             temperature=profile.temperature, max_tokens=profile.max_tokens, timeout_s=profile.timeout_s,
             retries=profile.retries, concurrency=max(1, profile.concurrency),
             price_in_per_m=float(profile.price_in_per_m), price_out_per_m=float(profile.price_out_per_m),
         )
+
+    @property
+    def json_mode(self) -> bool:
+        return self.structured_output != structured.NONE
 
     def reasoning_for(self, purpose: str) -> bool:
         return bool(self.reasoning.get(purpose, REASONING_DEFAULTS.get(purpose, False)))
@@ -111,9 +117,9 @@ def request_params(config: GatewayConfig, request: ModelRequest) -> dict:
               "max_tokens": config.max_tokens}
     if wants_json(request):
         mentions_json = any("json" in str(m.get("content", "")).lower() for m in messages)
-        if config.supports_json_mode and mentions_json:
-            params["response_format"] = {"type": "json_object"}
-        elif not config.supports_json_mode and not mentions_json:
+        if config.json_mode and mentions_json:
+            params["response_format"] = structured.response_format(config.structured_output, request.schema)
+        elif not config.json_mode and not mentions_json:
             messages.append({"role": "user", "content": ASK_FOR_JSON})
     extra = config.reasoning_on if config.reasoning_for(request.purpose) else config.reasoning_off
     if extra:
@@ -236,7 +242,7 @@ class OpenAIGateway(Gateway):
         if not content or not content.strip():
             raise EmptyAnswer(f"the endpoint returned an empty message (finish_reason "
                               f"{response.choices[0].finish_reason})")
-        if wants_json(request) and not self.config.supports_json_mode:
+        if wants_json(request) and not self.config.json_mode:
             # The object found is what the call answered (and what is recorded as its raw answer);
             # with none found the whole text goes on, for the action contract to reject with a reason.
             return extract_json_object(content) or content

@@ -15,7 +15,7 @@ from django.core.management.base import CommandError
 
 from voyage.models import ENV_NAME, ModelProfile, Run
 
-ONE_OFF = ("model", "api_key_env", "timeout", "concurrency")
+ONE_OFF = ("model", "api_key_env", "timeout", "concurrency", "structured_output")
 
 # Run fields that are not parameters of the simulation: a replay does not copy them.
 NOT_PARAMETERS = {"id", "uuid", "name", "scenario", "profile", "replay_of", "forked_from", "fork_tick", "target_ticks", "tick", "state",
@@ -32,6 +32,9 @@ def add_model_options(parser) -> None:
                                                             "variable holding the key")
     group.add_argument("--timeout", type=float, metavar="S", help="with --base-url: seconds per attempt")
     group.add_argument("--concurrency", type=int, metavar="N", help="with --base-url: calls in flight at once")
+    group.add_argument("--structured-output", choices=[f for f, _ in ModelProfile.STRUCTURED_OUTPUTS],
+                       help="with --base-url: how the endpoint takes a JSON answer (default json_object; "
+                            "json_schema or json_object_schema send each action's schema)")
     group.add_argument("--replay", type=int, metavar="RUN_ID",
                        help="a new run whose answers come from RUN_ID's recorded calls")
     group.add_argument("--budget-tokens", type=int, metavar="N", help="pause the run once its calls used N tokens")
@@ -84,6 +87,8 @@ def one_off_profile(options) -> ModelProfile:
         fields["timeout_s"] = options["timeout"]
     if options.get("concurrency") is not None:
         fields["concurrency"] = options["concurrency"]
+    if options.get("structured_output") is not None:
+        fields["structured_output"] = options["structured_output"]
     existing = ModelProfile.objects.filter(**fields).order_by("id").first()
     if existing:
         return existing

@@ -1,9 +1,10 @@
 """Benchmarks: each prints one JSON line of figures.
 
     python manage.py bench engine --days 1
-    python manage.py bench memory --days 3
+    python manage.py bench memory --days 3 [--layout cached]
     python manage.py bench concurrency --latency-ms 200 --ticks 5
     python manage.py bench worker --runs 4 --workers 2 --ticks 200
+    python manage.py bench realmodel --ticks 3
     python manage.py bench web --days 3 --clients 50
     python manage.py bench export --days 3
     python manage.py bench study --runs 4 --workers 2 --days 1
@@ -12,7 +13,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-DEFAULT_TICKS = {"concurrency": 5, "worker": 200, "web": 60}
+DEFAULT_TICKS = {"concurrency": 5, "worker": 200, "web": 60, "realmodel": 3}
 DEFAULT_DAYS = {"web": 3}
 
 
@@ -20,13 +21,16 @@ class Command(BaseCommand):
     help = "Run a benchmark and print one JSON line of figures."
 
     def add_arguments(self, parser):
-        parser.add_argument("which", choices=["engine", "memory", "concurrency", "worker", "web", "export", "study"])
+        parser.add_argument("which", choices=["engine", "memory", "concurrency", "worker", "web", "export", "study", "realmodel"])
         parser.add_argument("--days", type=float, help="engine, memory, export, study: simulated days (1); web: of the run whose pages are timed (3)")
         parser.add_argument("--schedule", default="sequential", choices=["sequential", "simultaneous"])
         parser.add_argument("--ticks", type=int, help="concurrency: ticks timed per schedule (5); worker: per run (200)")
         parser.add_argument("--latency-ms", type=float, default=200, help="concurrency: the server's latency per call")
         parser.add_argument("--runs", type=int, default=4, help="worker: runs queued together")
         parser.add_argument("--workers", type=int, default=2, help="worker: worker processes")
+        parser.add_argument("--layout", default="seed", choices=["seed", "cached"],
+                            help="memory: the context layout of action prompts")
+        parser.add_argument("--agents", type=int, default=6, help="realmodel: the cast (first personas by key)")
         parser.add_argument("--clients", type=int, default=50, help="web: websocket clients while a run advances")
         parser.add_argument("--step", choices=["pages", "advance"], help="(internal) web: what the inner process does")
         parser.add_argument("--run-id", type=int, help="(internal) web: the run whose pages are timed")
@@ -47,7 +51,7 @@ class Command(BaseCommand):
         elif which == "memory":  # memory over days: prompt sizes, compaction, context timings
             from voyage.bench import memory
 
-            figures = (memory.inner if options["inner"] else memory.outer)(options["days"])
+            figures = (memory.inner if options["inner"] else memory.outer)(options["days"], options["layout"])
         elif which == "export":  # a run's fixture: export_run, then loaddata into a fresh database
             from voyage.bench import export
 
@@ -59,6 +63,14 @@ class Command(BaseCommand):
                 raise CommandError("--latency-ms must be positive and --ticks at least 1")
             figures = (concurrency.inner(options["latency_ms"], ticks, options["base_url"])
                        if options["inner"] else concurrency.outer(options["latency_ms"], ticks))
+        elif which == "realmodel":  # SmolLM2-135M on llama-cpp-python's server, with the schema and without
+            from voyage.bench import realmodel
+
+            if ticks < 1 or options["agents"] < 1:
+                raise CommandError("--ticks and --agents must be positive")
+            figures = (realmodel.inner if options["inner"] else realmodel.outer)(ticks, options["agents"])
+            if "skipped" in figures:
+                self.stderr.write(f"bench realmodel skipped: {figures['skipped']}")
         elif which == "web":  # page server times, websocket lag and fan-out
             from voyage.bench import web
 

@@ -1,0 +1,93 @@
+"""Benchmark: a real local model keeping the six-key contract, with and without the per-call schema.
+
+SmolLM2-135M-Instruct runs behind llama-cpp-python's server on 127.0.0.1 (voyage/bench/llama_server.py);
+the same ticks, seed and cast of the 1912 scenario run twice through the real OpenAI-compatible
+client on a fresh SQLite database: once with the profile's structured output `json_object_schema`
+(each action call carries its schema, in the form that server takes) and once with plain
+`json_object`. Prints calls, action_fail_share_schema, action_fail_share_plain, prompt_tokens,
+completion_tokens and s_per_call (mean latency of a call) over both runs; or, when the server
+cannot be built or started, one line saying why ("skipped").
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from django.db.models import Avg, Count, Q, Sum
+
+from voyage.bench.llama_server import MODEL_NAME, ServerUnavailable, llama_server
+from voyage.engine.runner import advance, create_run
+from voyage.models import LLMCall, ModelProfile, Run
+from world.models import Scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+FORMS = {"schema": ModelProfile.JSON_OBJECT_SCHEMA, "plain": ModelProfile.JSON_OBJECT}
+
+
+def outer(ticks: int, agents: int) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "DATABASE_URL": f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"}
+        manage = [sys.executable, str(ROOT / "manage.py")]
+        subprocess.run(manage + ["migrate", "-v", "0"], env=env, check=True)
+        out = subprocess.run(manage + ["bench", "realmodel", "--inner", "--ticks", str(ticks), "--agents", str(agents)],
+                             env=env, check=True, capture_output=True, text=True).stdout
+        return json.loads(out.strip().splitlines()[-1])
+
+
+def inner(ticks: int, agents: int) -> dict:
+    figures = {"bench": "realmodel", "model": MODEL_NAME, "ticks": ticks, "agents": agents}
+    try:
+        with llama_server() as base_url:
+            runs = compare(base_url, ticks, agents)
+    except ServerUnavailable as exc:
+        return {**figures, "skipped": str(exc)}
+    return {**figures, **totals(runs)}
+
+
+def small_run(form: str, base_url: str, ticks: int, agents: int, seed: int = 1912) -> Run:
+    """A run of the first `agents` personas (by key) of the 1912 scenario on the local server."""
+    profile, _ = ModelProfile.objects.get_or_create(
+        name=f"{MODEL_NAME} ({form})",
+        defaults=dict(kind=ModelProfile.OPENAI, base_url=base_url, model=MODEL_NAME, structured_output=form,
+                      temperature=0.0, max_tokens=400, timeout_s=300, retries=1, concurrency=1))
+    ModelProfile.objects.filter(pk=profile.pk).update(base_url=base_url)  # a new server, a new port
+    run = create_run(Scenario.objects.get(slug="1912"), seed=seed, schedule=Run.SIMULTANEOUS, target_ticks=ticks,
+                     profile=ModelProfile.objects.get(pk=profile.pk), name=f"real model, {form}")
+    keep = list(run.agents.order_by("persona__key").values_list("pk", flat=True)[:agents])
+    run.agents.exclude(pk__in=keep).delete()  # a small cast: nobody else boards
+    return run
+
+
+def compare(base_url: str, ticks: int, agents: int) -> dict[str, Run]:
+    """The same ticks, seed and cast with the schema and without."""
+    runs = {}
+    for label, form in FORMS.items():
+        run = small_run(form, base_url, ticks, agents)
+        runs[label] = advance(run, ticks)
+    return runs
+
+
+def fail_share(run: Run) -> float:
+    actions = LLMCall.objects.filter(run=run, purpose="action")
+    counts = actions.aggregate(n=Count("id"), failed=Count("id", filter=Q(outcome=LLMCall.ACTION_FAIL)))
+    return round(counts["failed"] / counts["n"], 4) if counts["n"] else 0.0
+
+
+def totals(runs: dict[str, Run]) -> dict:
+    calls = LLMCall.objects.filter(run__in=list(runs.values()))
+    agg = calls.aggregate(n=Count("id"), prompt=Sum("prompt_tokens"), completion=Sum("completion_tokens"),
+                          cached=Sum("cached_tokens"), latency=Avg("latency_ms"))
+    return {
+        "calls": agg["n"],
+        "action_fail_share_schema": fail_share(runs["schema"]),
+        "action_fail_share_plain": fail_share(runs["plain"]),
+        "prompt_tokens": agg["prompt"] or 0,
+        "completion_tokens": agg["completion"] or 0,
+        "cached_tokens": agg["cached"] or 0,
+        "s_per_call": round((agg["latency"] or 0) / 1000, 2),
+        "unanswered": calls.filter(answered=False).count(),
+    }
