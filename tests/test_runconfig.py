@@ -182,3 +182,12 @@ def test_a_configured_run_waits_for_start(queued, django_capture_on_commit_callb
     with django_capture_on_commit_callbacks(execute=True):
         control.start(run.pk)
     assert queued == [(run.pk, 0)]
+
+
+def test_the_context_layout_is_configured_cloned_and_checked():
+    run = configure_run("1912", cast=CAST, ticks=10, context_layout="cached")
+    assert run.context_layout == "cached" and clone_run(run).context_layout == "cached"
+    before = Run.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        configure_run("1912", cast=CAST, ticks=10, context_layout="tidy")
+    assert "context_layout" in refused.value.message_dict and Run.objects.count() == before

@@ -23,7 +23,8 @@ from world.models import Persona, Scenario
 # The run's parameters (spec section 7, the Run model): every one may be given to configure_run.
 PARAMETERS = ("malformed_rate", "hot_memory_limit", "compaction_memory_count", "compaction_soft_chars",
               "compaction_hard_chars", "reflection_ticks", "reflection_cooldown", "importance_threshold",
-              "attrition_threshold", "fatigue_warning", "fatigue_limit", "budget_tokens", "budget_cost")
+              "attrition_threshold", "fatigue_warning", "fatigue_limit", "budget_tokens", "budget_cost",
+              "context_layout")
 # Help for each parameter (the admin form shows it; the API may reuse it for its schema).
 PARAMETER_HELP = {
     "malformed_rate": "offline model only: the share of its answers that are deliberately malformed (0–1), "
@@ -43,6 +44,9 @@ PARAMETER_HELP = {
     "fatigue_limit": "actions since the last sleep at which an agent falls asleep where it stands",
     "budget_tokens": "pause the run once its model calls have used this many tokens (empty: no limit)",
     "budget_cost": "pause the run once its model calls have cost this much (empty: no limit)",
+    "context_layout": "how an action prompt is laid out: 'seed' (the seed's order, hot window newest first) or "
+                      "'cached' (what changes every turn last, so consecutive prompts share a long prefix that "
+                      "providers can cache); the same content either way",
 }
 # What a started run may still change, and only upwards.
 GROWABLE = ("target_ticks", "budget_tokens", "budget_cost")

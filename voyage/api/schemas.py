@@ -66,6 +66,7 @@ class Parameters(Body):
     fatigue_limit: Optional[int] = Field(None, ge=0, le=100_000)
     budget_tokens: Optional[int] = Field(None, ge=1, le=2**62)
     budget_cost: Optional[float] = Field(None, gt=0, le=10**7)
+    context_layout: Optional[Literal["seed", "cached"]] = None
 
 
 class RunIn(Body):
