@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import run_voyage
 from tests.browser.hostile_openai import PAYLOADS, TITLE_PAYLOAD
-from voyage.fleet import manage
+from voyage.fleet import manage, wait_for
 
 WHISPERED = "WHISPERED"
 
@@ -75,8 +75,12 @@ def test_download_a_rooms_markdown_the_same_as_the_transcript_command(staff_page
 
 
 def test_a_room_transcript_grows_live_while_the_run_advances(staff_page, site, advancing_run):
+    # The room busiest over the last few ticks, once everyone is up and about (at tick 1 a room holds
+    # only its sleepers waking, and may stay quiet for a while).
+    wait_for(lambda: site.db.run_row(advancing_run)[0] >= 10, timeout=120, what="the run to pass tick 10")
     [(room,)] = site.query("SELECT r.key FROM event_log e JOIN world_room r ON r.id = e.room_id WHERE e.run_id = %s "
-                           "GROUP BY r.key ORDER BY COUNT(*) DESC LIMIT 1", (advancing_run,))
+                           "AND e.tick >= (SELECT MAX(tick) FROM event_log WHERE run_id = %s) - 5 "
+                           "GROUP BY r.key ORDER BY COUNT(*) DESC, r.key LIMIT 1", (advancing_run, advancing_run))
     staff_page.goto(f"/runs/{advancing_run}/rooms/{room}/")
     first_last = int(staff_page.locator("#transcript").get_attribute("data-last"))
     staff_page.evaluate("window.notReloaded = true")
