@@ -95,3 +95,10 @@ def test_actions_report_what_they_did_and_refused(staff, queued, django_capture_
     assert "Stopped: run %d." % run.pk in act("stop_runs")
     assert any("Stop refused" in t and "already finished" in t for t in act("stop_runs"))
     assert Run.objects.count() == 2
+
+
+def test_the_add_page_shows_every_run_parameter(staff):
+    """A parameter the form requires but the page leaves out would refuse every save from a browser."""
+    page = staff.get("/admin/voyage/run/add/").content.decode()
+    for name in PARAMETERS:
+        assert f'name="{name}"' in page, name
