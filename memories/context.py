@@ -1,6 +1,7 @@
 """Assembling an agent's context for a model call, in a stable order (stable prefix first, so
 provider prefix caching can hit): rules and rung, soul entries, summaries oldest first, latest
-dream, recalled rows, the current situation, the hot window newest first.
+dream, recalled rows, the current situation, the hot window newest first. (The cached layout, at
+the end of this module, orders the same content for longer shared prefixes.)
 
 Everything here is the agent's own: its identity as far as its rung reveals it, its own memory
 rows. Nothing another agent thought or was not heard saying can enter.
@@ -56,13 +57,12 @@ RECALL_HEADER = "Older memories this place and these people bring back:"
 HOT_HEADER = "Your memories, newest first:"
 
 
-def past_text(world, agent) -> str:
-    """Summaries oldest first, then the latest dream: the slow-changing part of the prefix."""
+def past_text(world, agent, dream) -> str:
+    """Summaries oldest first, then a dream: the slow-changing part of the prefix."""
     parts = []
     summaries = world.memory.summaries.get(agent.id) or []
     if summaries:
         parts.append(SUMMARIES_HEADER + "\n" + "\n".join(f"- {s.text}" for s in summaries))
-    dream = world.memory.dream.get(agent.id)
     if dream is not None:
         parts.append(DREAM_HEADER + "\n" + dream.text)
     return "\n\n".join(parts)
@@ -130,18 +130,23 @@ def _distinct(hits):
 def action_messages(world, agent, situation: Situation, tick: int, cues: frozenset[str]) -> list[dict]:
     """Stable prefix first: rules and rung, soul entries, summaries, latest dream. Then, in the seed
     layout: recalled rows, the current situation, and the hot window newest first; in the cached
-    layout: the recent rows as a log, oldest first, then what changes every turn (recalled rows, the
-    time, the situation, cues), so consecutive prompts share all but their tail."""
+    layout: the recent rows as a log, oldest first (with the latest dream where it was dreamt), then what
+    changes every turn (recalled rows, the time, the situation, cues), so consecutive prompts share
+    all but their tail."""
+    cached = world.run.context_layout == CACHED_LAYOUT
+    if cached:
+        log = log_rows(world, agent)
+        dream, log_dreams = placed_dream(world.memory.dream.get(agent.id), log)
+    else:
+        log, dream = None, world.memory.dream.get(agent.id)
+    past = past_text(world, agent, dream)
     system = RULES + "\n" + identity_text(agent, world)
-    past = past_text(world, agent)
     if past:
         system += "\n\n" + past
-    cached = world.run.context_layout == CACHED_LAYOUT
-    log = log_rows(world, agent) if cached else None
     now = [recalled_text(world, agent, situation, tick, log), time_text(world, agent, tick), render_situation(situation)]
     now += [CUE_TEXT[c] for c in sorted(cues)]
     if cached:
-        user = [log_text(log)] + now + [ANSWER_NOW]
+        user = [log_text(log, log_dreams)] + now + [ANSWER_NOW]
     else:
         user = now + [hot_window_text(world, agent), ANSWER_NOW]
     return [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(p for p in user if p)}]
@@ -187,9 +192,32 @@ def log_rows(world, agent) -> list:
     return list(hot)[len(hot) - shown:] if shown > 0 else []
 
 
-def log_text(rows) -> str:
-    lines = [f"[{time_of_day(h.tick)}] {h.text}" for h in rows]
+def placed_dream(dream, log) -> tuple:
+    """Where the cached layout shows the latest dream: in the log, after every row of the tick its
+    sleep began, once the log reaches back that far; otherwise last in the system prompt, as the seed
+    layout shows it. A new dream then joins the end of the log, and the last one leaves the log (or
+    the system prompt) at its own place: the prompt before that place is kept. Returns (the dream for
+    the system prompt or None, the dreams for the log). Pure."""
+    if dream is None:
+        return None, []
+    if log and dream.tick >= log[0].tick:
+        return None, [dream]
+    return dream, []
+
+
+def log_text(rows, dreams=()) -> str:
+    lines, pending = [], list(dreams)
+    for h in rows:
+        while pending and pending[0].tick < h.tick:
+            lines.append(dream_line(pending.pop(0)))
+        lines.append(f"[{time_of_day(h.tick)}] {h.text}")
+    lines += [dream_line(d) for d in pending]
     return LOG_HEADER + "\n" + ("\n".join(lines) if lines else "(none)")
+
+
+def dream_line(dream) -> str:
+    """A dream as a line of the log: its words on one line, like every row of the log."""
+    return f"[{time_of_day(dream.tick)}] You dream: " + " ".join(dream.text.split())
 
 
 def writing_messages(world, agent, instruction: str, lines: list[str]) -> list[dict]:

@@ -7,7 +7,8 @@ from collections import Counter
 
 import pytest
 
-from memories.context import DREAM_HEADER, HOT_HEADER, LOG_HEADER, RECALL_HEADER, SUMMARIES_HEADER
+from memories.context import DREAM_HEADER, HOT_HEADER, LOG_HEADER, RECALL_HEADER, SUMMARIES_HEADER, dream_line
+from memories.working import DreamLine
 from memories.models import DiaryEntry, Dream, Memory, MemorySummary, TrustEntry, TrustHistory
 from memories.recall import recall
 from tests.memory_helpers import jobs_inline, new_run, secrets_in
@@ -56,8 +57,12 @@ def test_the_latest_dream_is_in_the_context_on_waking(voyage):
     assert woke.exists()
     for call in woke[:40]:
         dream = Dream.objects.filter(agent_id=call.agent_id, tick__lt=call.tick).order_by("-tick").first()
-        system = call.prompt[0]["content"]
-        assert DREAM_HEADER in system and dream.text in system
+        system, user = call.prompt[0]["content"], call.prompt[1]["content"]
+        if voyage.context_layout == Run.CACHED_LAYOUT:  # the night's dream, in the log where it was dreamt
+            assert dream_line(DreamLine(dream.id, dream.tick, dream.text)) in user.split("\n")
+            assert dream.identity not in system and DREAM_HEADER not in system
+        else:
+            assert DREAM_HEADER in system and dream.text in system
 
 
 def test_trust_calls_grow_the_history_and_their_labels_reach_rung_1_prompts(voyage):
