@@ -3,15 +3,19 @@
 A local chat-completions server (tests/fake_openai_server.py, in a process of its own so it does
 not share the engine's GIL) answers every call after `latency_ms`. The same ticks of the 1912
 scenario run in both schedules on a fresh SQLite database, through the real OpenAI gateway.
-Prints sequential_tick_s and simultaneous_tick_s (mean wall time of a tick, over ticks 2 to
-ticks + 1: tick 0, when everyone is still waking, makes no calls, and tick 1 is the warm-up in which
-the client opens its connections), speedup, and tick_over_latency: the simultaneous tick over one
-call's latency, whose floor is 1.
+Prints sequential_tick_s and simultaneous_tick_s: the mean wall time of an action tick, one whose
+only model calls are its action calls, among ticks 2 to ticks + 1 (tick 0, when everyone is still
+waking, makes no calls, and tick 1 is the warm-up in which the client opens its connections); a
+tick with reflections adds rounds of calls after the actions (reflection, importance, trust: one
+latency each), so those ticks are left out of the mean and counted in other_ticks, with the mean
+of every tick in *_all_ticks_s. Then speedup, and tick_over_latency: the simultaneous action tick
+over one call's latency, whose floor is 1.
 """
 from __future__ import annotations
 
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -19,6 +23,7 @@ import time
 from pathlib import Path
 
 from voyage.engine.runner import advance, create_run
+from voyage.gateway.base import ACTION
 from voyage.models import LLMCall, ModelProfile, Run
 from world.models import Scenario
 
@@ -57,13 +62,21 @@ def inner(latency_ms: float, ticks: int, base_url: str) -> dict:
         stamps = []
         began = time.perf_counter()
         advance(run, ticks + 2, on_tick=lambda tick: stamps.append(time.perf_counter()))
-        counted = [b - a for a, b in zip(stamps[1:], stamps[2:])]  # ticks 2 .. ticks + 1
-        figures[f"{schedule}_tick_s"] = round(sum(counted) / len(counted), 4)
-        calls[schedule] = LLMCall.objects.filter(run=run, tick__gte=2).count() / ticks
+        took = dict(zip(range(2, ticks + 2), (b - a for a, b in zip(stamps[1:], stamps[2:]))))  # ticks 2 .. ticks + 1
+        # a call is recorded with the tick it belongs to: those after a tick's actions (reflections and
+        # the rest) with the next one, a hard compaction before them with its own; both are left out
+        stamped = set(LLMCall.objects.filter(run=run, tick__gte=2).exclude(purpose=ACTION).values_list("tick", flat=True))
+        others = {tick for tick in took if tick in stamped or tick + 1 in stamped}
+        actions_only = [s for tick, s in took.items() if tick not in others] or list(took.values())
+        figures[f"{schedule}_tick_s"] = round(statistics.mean(actions_only), 4)
+        figures[f"{schedule}_all_ticks_s"] = round(statistics.mean(took.values()), 4)
+        figures[f"{schedule}_other_ticks"] = len(others)
+        calls[schedule] = LLMCall.objects.filter(run=run, tick__in=list(took), purpose=ACTION).count() / ticks
         figures[f"{schedule}_wall_s"] = round(time.perf_counter() - began, 3)
-    figures["calls_per_tick"] = round(calls[Run.SIMULTANEOUS], 1)
+    figures["calls_per_tick"] = round(calls[Run.SIMULTANEOUS], 1)  # action calls
     figures["speedup"] = round(figures["sequential_tick_s"] / figures["simultaneous_tick_s"], 2)
     figures["tick_over_latency"] = round(figures["simultaneous_tick_s"] / (latency_ms / 1000), 3)
     return {k: figures[k] for k in ("bench", "latency_ms", "ticks", "calls_per_tick", "sequential_tick_s",
-                                    "simultaneous_tick_s", "speedup", "tick_over_latency",
+                                    "simultaneous_tick_s", "speedup", "tick_over_latency", "sequential_other_ticks",
+                                    "simultaneous_other_ticks", "sequential_all_ticks_s", "simultaneous_all_ticks_s",
                                     "sequential_wall_s", "simultaneous_wall_s")}

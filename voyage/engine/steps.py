@@ -98,7 +98,9 @@ def travel_or_collapse(world: RunWorld, w: TickWriter, a: AgentState) -> bool:
     return False
 
 
-def action_request(world: RunWorld, a: AgentState, tick: int):
+def action_request(world: RunWorld, a: AgentState, tick: int, *, schema: bool = True):
+    """The situation and the action call for an agent now. `schema`: build the call's JSON schema
+    (only endpoints that take one need it: Gateway.takes_schema)."""
     situation = world.situation(a)
     cues = cues_for(world, a, tick)
     hints = ActionHints(
@@ -109,10 +111,10 @@ def action_request(world: RunWorld, a: AgentState, tick: int):
     )
     messages = action_messages(world, a, situation, tick, cues)
     # One source: the schema names what this prompt shows, and the rooms its text names.
-    schema = action_schema(situation, rung_spec(world.rungs, a.rung).allowed_actions,
-                           rooms_named(prompt_text(messages), world.rooms_by_name))
+    shape = action_schema(situation, rung_spec(world.rungs, a.rung).allowed_actions,
+                          rooms_named(prompt_text(messages), world.rooms_by_name)) if schema else None
     return situation, ModelRequest(purpose=ACTION, messages=messages, tick=tick, agent_id=a.id,
-                                   agent_key=a.persona.key, hints=hints, schema=schema,
+                                   agent_key=a.persona.key, hints=hints, schema=shape,
                                    recalled=recalled_ids(world, a))
 
 
@@ -133,7 +135,7 @@ def act_sequentially(world: RunWorld, w: TickWriter, gateway: Gateway, order: li
         if travel_or_collapse(world, w, a):
             continue
         check_before_action(world, w, a, gateway)  # compaction: soft queues a job, hard compacts now
-        situation, request = action_request(world, a, w.tick)
+        situation, request = action_request(world, a, w.tick, schema=gateway.takes_schema)
         settle(world, w, a, situation, request, gateway.complete(request))
 
 
@@ -149,7 +151,7 @@ def act_simultaneously(world: RunWorld, w: TickWriter, gateway: Gateway, order: 
         check_before_action(world, w, a, gateway)  # compaction: soft queues a job, hard compacts now
     asked = {}
     for a in deciding:  # every prompt is built before anything resolves: the tick-start snapshot
-        situation, request = action_request(world, a, w.tick)
+        situation, request = action_request(world, a, w.tick, schema=gateway.takes_schema)
         asked[a.id] = (situation, request, gateway.start(request))
     for aid in order:
         a = world.agents[aid]

@@ -59,6 +59,7 @@ class Gateway(ABC):
     collected later (so a caller can go on building the next prompt while it is in flight)."""
 
     name = "gateway"
+    takes_schema = False  # whether it sends a request's JSON schema (the engine builds none otherwise)
 
     @abstractmethod
     def complete(self, request: ModelRequest) -> ModelAnswer: ...

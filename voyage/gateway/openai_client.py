@@ -31,7 +31,6 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 import openai
-from openai.types.chat import ChatCompletion
 
 from voyage.gateway import structured
 from voyage.gateway.base import ACTION, REASONING_DEFAULTS, TRUST, Gateway, ModelAnswer, ModelRequest
@@ -84,6 +83,10 @@ class GatewayConfig:
             retries=profile.retries, concurrency=max(1, profile.concurrency),
             price_in_per_m=float(profile.price_in_per_m), price_out_per_m=float(profile.price_out_per_m),
         )
+
+    @property
+    def takes_schema(self) -> bool:
+        return self.structured_output in (structured.JSON_SCHEMA, structured.JSON_OBJECT_SCHEMA)
 
     @property
     def json_mode(self) -> bool:
@@ -171,6 +174,10 @@ class OpenAIGateway(Gateway):
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
 
     # --- the Gateway interface ------------------------------------------------------------
+    @property
+    def takes_schema(self) -> bool:
+        return self.config.takes_schema
+
     def complete(self, request: ModelRequest) -> ModelAnswer:
         return self._run(self._call(request))
 
@@ -209,7 +216,10 @@ class OpenAIGateway(Gateway):
             async with self._slots:
                 started = started or time.perf_counter()
                 try:
-                    response = await self._client.post("/chat/completions", cast_to=ChatCompletion, body=body)
+                    # The decoded JSON as it came (cast_to=object): building the SDK's ChatCompletion model
+                    # costs more CPU than the rest of the answer's handling, and the few fields read here
+                    # are checked as they are read.
+                    response = await self._client.post("/chat/completions", cast_to=object, body=body)
                     usage.add(response)
                     text = self._text(request, response)
                     return usage.answer(self.config, text, attempt, started)
@@ -236,12 +246,15 @@ class OpenAIGateway(Gateway):
         return usage.answer(self.config, None, attempt, started, error)
 
     def _text(self, request: ModelRequest, response) -> str:
-        if not response.choices:
+        if not isinstance(response, dict):
+            raise EmptyAnswer(f"the endpoint's answer is not a chat completion: {str(response)[:80]!r}")
+        choices = response.get("choices")
+        if not choices or not isinstance(choices, list):
             raise EmptyAnswer("the endpoint returned no choices")
-        content = response.choices[0].message.content
-        if not content or not content.strip():
-            raise EmptyAnswer(f"the endpoint returned an empty message (finish_reason "
-                              f"{response.choices[0].finish_reason})")
+        first = choices[0] if isinstance(choices[0], dict) else {}
+        content = (first.get("message") or {}).get("content")
+        if not isinstance(content, str) or not content.strip():
+            raise EmptyAnswer(f"the endpoint returned an empty message (finish_reason {first.get('finish_reason')})")
         if wants_json(request) and not self.config.json_mode:
             # The object found is what the call answered (and what is recorded as its raw answer);
             # with none found the whole text goes on, for the action contract to reject with a reason.
@@ -261,18 +274,17 @@ class Usage:
         self.reported_cost = 0.0
 
     def add(self, response) -> None:
-        u = getattr(response, "usage", None)
-        if u is None:
+        """From a chat completion's `usage` (decoded JSON); what is missing or not a number counts 0."""
+        u = response.get("usage") if isinstance(response, dict) else None
+        if not isinstance(u, dict):
             return
-        self.prompt += u.prompt_tokens or 0
-        self.completion += u.completion_tokens or 0
-        details = getattr(u, "completion_tokens_details", None)
-        self.reasoning += (getattr(details, "reasoning_tokens", 0) or 0) if details else 0
-        details = getattr(u, "prompt_tokens_details", None)
-        self.cached += (getattr(details, "cached_tokens", 0) or 0) if details else 0
-        extra = getattr(u, "model_extra", None) or {}
-        if isinstance(extra.get("cost"), (int, float)):
-            self.reported_cost += extra["cost"]  # OpenRouter reports the cost it charged
+        self.prompt += _tokens(u.get("prompt_tokens"))
+        self.completion += _tokens(u.get("completion_tokens"))
+        self.reasoning += _tokens(_member(u, "completion_tokens_details", "reasoning_tokens"))
+        self.cached += _tokens(_member(u, "prompt_tokens_details", "cached_tokens"))
+        cost = u.get("cost")
+        if isinstance(cost, (int, float)) and not isinstance(cost, bool):
+            self.reported_cost += cost  # OpenRouter reports the cost it charged
 
     def answer(self, config: GatewayConfig, text, attempts: int, started, error: str = "") -> ModelAnswer:
         cost = config.cost(self.prompt, self.completion)
@@ -282,3 +294,12 @@ class Usage:
         return ModelAnswer(text=text, error=error, prompt_tokens=self.prompt, completion_tokens=self.completion,
                            reasoning_tokens=self.reasoning, cached_tokens=self.cached, latency_ms=round(latency, 1),
                            attempts=attempts, cost=cost)
+
+
+def _tokens(value) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
+def _member(usage: dict, part: str, key: str):
+    details = usage.get(part)
+    return details.get(key) if isinstance(details, dict) else None
