@@ -169,3 +169,25 @@ def test_a_missing_key_variable_is_a_clear_error(server, monkeypatch):
     monkeypatch.delenv("VOYAGE_UNSET_KEY", raising=False)
     with pytest.raises(GatewayConfigError, match=r"\$VOYAGE_UNSET_KEY, which is not set"):
         OpenAIGateway(GatewayConfig(base_url=server.base_url, model="m", api_key_env="VOYAGE_UNSET_KEY"))
+
+
+def test_usage_is_read_off_the_decoded_answer_and_odd_values_count_nothing():
+    from voyage.gateway.openai_client import Usage
+
+    usage = Usage()
+    usage.add({"usage": {"prompt_tokens": 900, "completion_tokens": 40, "cost": 0.0021,
+                         "completion_tokens_details": {"reasoning_tokens": 25},
+                         "prompt_tokens_details": {"cached_tokens": 512}}})
+    usage.add({"usage": {"prompt_tokens": "many", "completion_tokens": -3, "cost": True,
+                         "completion_tokens_details": None, "prompt_tokens_details": [1]}})
+    usage.add({"choices": []})  # no usage reported
+    usage.add("<html>not a completion</html>")
+    assert (usage.prompt, usage.completion, usage.reasoning, usage.cached) == (900, 40, 25, 512)
+    answer = usage.answer(GatewayConfig(base_url="http://127.0.0.1:9/v1", model="m"), "{}", 1, None)
+    assert answer.cost == 0.0021  # no prices in the profile: the endpoint's own figure
+
+
+def test_an_answer_that_is_not_a_chat_completion_is_retried_then_reported(make_gateway, server):
+    server.force("empty_choices", "empty_choices", "empty_choices", "empty_choices")
+    answer = make_gateway(retries=3).complete(action_request())
+    assert answer.failed and "no choices" in answer.error and answer.attempts == 4
