@@ -86,7 +86,7 @@ class GatewayConfig:
 
     @property
     def takes_schema(self) -> bool:
-        return self.structured_output in (structured.JSON_SCHEMA, structured.JSON_OBJECT_SCHEMA)
+        return structured.takes_schema(self.structured_output)
 
     @property
     def json_mode(self) -> bool:

@@ -16,13 +16,18 @@ FORMS = (NONE, JSON_OBJECT, JSON_SCHEMA, JSON_OBJECT_SCHEMA)
 SCHEMA_NAME = "voyage_action"
 
 
+def takes_schema(form: str) -> bool:
+    """Whether requests in this form carry the call's schema (the engine builds one only then)."""
+    return form in (JSON_SCHEMA, JSON_OBJECT_SCHEMA)
+
+
 def response_format(form: str, schema: dict | None) -> dict | None:
     """The response_format member of the request body, or None when the endpoint has no JSON mode."""
     if form not in FORMS:
         raise ValueError(f"unknown structured output form {form!r}; known: {', '.join(FORMS)}")
     if form == NONE:
         return None
-    if schema is None or form == JSON_OBJECT:
+    if schema is None or not takes_schema(form):
         return {"type": "json_object"}
     if form == JSON_SCHEMA:
         return {"type": "json_schema", "json_schema": {"name": SCHEMA_NAME, "schema": schema, "strict": True}}
