@@ -8,12 +8,13 @@ from __future__ import annotations
 from voyage.fleet import ScratchDB, Worker, manage, manage_json, wait_for
 
 TICKS = "330"  # past nightfall (tick 319): the diary, the night's dreams, and compaction on the way
+RUN = ["--scenario", "edelweiss", "--ticks", TICKS, "--seed", "21"]  # the small world: 8 agents
 
 
 def test_a_foreground_run_does_its_memory_work_and_tells_the_workers_story(tmp_path):
     with ScratchDB("sqlite") as db:
         env = db.env(VOYAGE_CHUNK_TICKS=120)
-        foreground = manage_json(env, "run_voyage", "--ticks", TICKS, "--seed", "21")[-1]
+        foreground = manage_json(env, "run_voyage", *RUN)[-1]
         run_id = foreground["run_id"]
         assert foreground["jobs_pending"] == 0
         assert foreground["summaries"] > 0 and foreground["dreams"] > 0
@@ -24,7 +25,7 @@ def test_a_foreground_run_does_its_memory_work_and_tells_the_workers_story(tmp_p
         assert db.query("SELECT COUNT(*) FROM memory_summaries WHERE run_id = %s", (run_id,))[0][0] == \
             foreground["summaries"] + foreground["eras"]
 
-        queued = manage_json(env, "start_voyage", "--ticks", TICKS, "--seed", "21")[0]["run_id"]
+        queued = manage_json(env, "start_voyage", *RUN)[0]["run_id"]
         ticks = Worker(env, tmp_path / "ticks.log")
         try:
             wait_for(lambda: db.run_row(queued)[1] == "finished", 240, interval=0.5, what="the run to finish")

@@ -88,17 +88,20 @@ def _tick_of(db, run_id):
         return 0
 
 
+DAY_RUN = ["--scenario", "edelweiss", "--days", "1", "--seed", "5"]  # the small world: 8 agents, a whole day
+
+
 def test_a_killed_run_continues_to_the_same_transcript(tmp_path):
     """Kill the batch runner mid-day (SIGKILL), continue it with --run: same transcript as a run
     that was never interrupted, and an event log with no gap and no duplicate."""
     db = tmp_path / "voyage.sqlite3"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}"}
     subprocess.run(manage("migrate", "-v", "0"), env=env, check=True)
-    reference = subprocess.run(manage("run_voyage", "--days", "1", "--seed", "5"), env=env, check=True,
+    reference = subprocess.run(manage("run_voyage", *DAY_RUN), env=env, check=True,
                                capture_output=True, text=True)
     expected = json.loads(reference.stdout)
 
-    victim = subprocess.Popen(manage("run_voyage", "--days", "1", "--seed", "5"), env=env,
+    victim = subprocess.Popen(manage("run_voyage", *DAY_RUN), env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     run_id = expected["run_id"] + 1
     deadline = time.time() + 60

@@ -15,6 +15,7 @@ from tests.services import require
 from voyage.fleet import ScratchDB, manage, manage_json, postgres_available
 
 DAY = 480
+SCENARIO = ["--scenario", "edelweiss"]  # a whole day with its night, on the small second world: 8 agents
 TABLES = ["world_scenario", "world_room", "world_exit", "world_persona", "world_soulentry", "world_prop",
           "world_rung", "voyage_modelprofile", "voyage_run", "agent_state", "memory_stream", "memory_summaries",
           "memory_dreams", "memory_diary", "trust_ledger", "trust_history", "event_log", "llm_calls"]
@@ -41,7 +42,7 @@ def source(tmp_path_factory):
     """A one-day offline run with its memory jobs inline (summaries, eras, dreams exist), exported."""
     with ScratchDB("sqlite") as db:
         env = db.env(VOYAGE_Q_SYNC=1)
-        run = manage_json(env, "run_voyage", "--ticks", str(DAY))[-1]
+        run = manage_json(env, "run_voyage", *SCENARIO, "--ticks", str(DAY))[-1]
         fixture = tmp_path_factory.mktemp("fixture") / "run.jsonl.gz"
         manage(env, "export_run", str(run["run_id"]), "-o", str(fixture))
         uuid = db.query("SELECT uuid FROM voyage_run WHERE id = %s", (run["run_id"],))[0][0]
@@ -54,7 +55,7 @@ def source(tmp_path_factory):
 def target_with_two_runs(kind: str) -> ScratchDB:
     db = ScratchDB(kind).__enter__()
     for seed in (5, 6):
-        manage_json(db.env(), "run_voyage", "--ticks", "30", "--seed", str(seed))
+        manage_json(db.env(), "run_voyage", *SCENARIO, "--ticks", "30", "--seed", str(seed))
     return db
 
 

@@ -14,7 +14,7 @@ from voyage.models import LLMCall
 
 pytestmark = [pytest.mark.realmodel, pytest.mark.django_db]
 
-TICKS, AGENTS = 3, 6  # tick 0 wakes everyone: ticks 1 and 2 ask every agent for an action
+TICKS, AGENTS = 3, 4  # tick 0 wakes everyone: ticks 1 and 2 ask every agent for an action
 
 
 @pytest.fixture(scope="module")
