@@ -10,6 +10,11 @@ tick with reflections adds rounds of calls after the actions (reflection, import
 latency each), so those ticks are left out of the mean and counted in other_ticks, with the mean
 of every tick in *_all_ticks_s. Then speedup, and tick_over_latency: the simultaneous action tick
 over one call's latency, whose floor is 1.
+
+gateway_floor_over_latency: the last timed tick's action prompts sent again, all at once, through
+the same gateway with no engine work around them (the median of 5 rounds after a warm-up), over one
+call's latency: the transport's own share of the tick (the SDK's CPU per call, the server's), which
+no change to the engine can go under.
 """
 from __future__ import annotations
 
@@ -23,7 +28,8 @@ import time
 from pathlib import Path
 
 from voyage.engine.runner import advance, create_run
-from voyage.gateway.base import ACTION
+from voyage.gateway.base import ACTION, ModelRequest
+from voyage.gateway.factory import gateway_for
 from voyage.models import LLMCall, ModelProfile, Run
 from world.models import Scenario
 
@@ -76,7 +82,27 @@ def inner(latency_ms: float, ticks: int, base_url: str) -> dict:
     figures["calls_per_tick"] = round(calls[Run.SIMULTANEOUS], 1)  # action calls
     figures["speedup"] = round(figures["sequential_tick_s"] / figures["simultaneous_tick_s"], 2)
     figures["tick_over_latency"] = round(figures["simultaneous_tick_s"] / (latency_ms / 1000), 3)
+    figures["gateway_floor_over_latency"] = round(gateway_floor(run, max(took)) / (latency_ms / 1000), 3)
     return {k: figures[k] for k in ("bench", "latency_ms", "ticks", "calls_per_tick", "sequential_tick_s",
-                                    "simultaneous_tick_s", "speedup", "tick_over_latency", "sequential_other_ticks",
+                                    "simultaneous_tick_s", "speedup", "tick_over_latency",
+                                    "gateway_floor_over_latency", "sequential_other_ticks",
                                     "simultaneous_other_ticks", "sequential_all_ticks_s", "simultaneous_all_ticks_s",
                                     "sequential_wall_s", "simultaneous_wall_s")}
+
+
+def gateway_floor(run: Run, tick: int, rounds: int = 5) -> float:
+    """Seconds to send one tick's action prompts at once and have every answer back, on the run's
+    own gateway, with nothing else running: the median of `rounds` after a warm-up round."""
+    calls = LLMCall.objects.filter(run=run, tick=tick, purpose=ACTION).order_by("id")
+    requests = [ModelRequest(purpose=ACTION, messages=c.prompt, tick=tick, agent_id=c.agent_id) for c in calls]
+    gateway = gateway_for(run)
+    try:
+        took = []
+        for _ in range(rounds + 1):
+            began = time.perf_counter()
+            for future in [gateway.start(r) for r in requests]:
+                future.result()
+            took.append(time.perf_counter() - began)
+    finally:
+        gateway.close()
+    return statistics.median(took[1:])
