@@ -82,6 +82,7 @@ def inner(latency_ms: float, ticks: int, base_url: str) -> dict:
     figures["calls_per_tick"] = round(calls[Run.SIMULTANEOUS], 1)  # action calls
     figures["speedup"] = round(figures["sequential_tick_s"] / figures["simultaneous_tick_s"], 2)
     figures["tick_over_latency"] = round(figures["simultaneous_tick_s"] / (latency_ms / 1000), 3)
+    # run and took are the loop's last: the simultaneous schedule's
     figures["gateway_floor_over_latency"] = round(gateway_floor(run, max(took)) / (latency_ms / 1000), 3)
     return {k: figures[k] for k in ("bench", "latency_ms", "ticks", "calls_per_tick", "sequential_tick_s",
                                     "simultaneous_tick_s", "speedup", "tick_over_latency",
