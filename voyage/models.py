@@ -176,6 +176,14 @@ class Run(models.Model):
     def natural_key(self):
         return (str(self.uuid),)
 
+    @classmethod
+    def layout_for(cls, profile: "ModelProfile | None") -> str:
+        """The prompt layout of a new run that chose none. A real model's prompts are laid out for the
+        provider's prefix cache: the same context reduction, with 0.85 of each prompt repeating the
+        agent's previous one instead of 0.37 (docs/real-models.md). The offline policy keeps the
+        seed's layout, so its transcripts stay as they were."""
+        return cls.CACHED_LAYOUT if profile is not None and profile.kind == ModelProfile.OPENAI else cls.SEED_LAYOUT
+
     @property
     def reflection_schedule(self) -> tuple[int, ...]:
         return tuple(self.reflection_ticks or DEFAULT_REFLECTION_TICKS)

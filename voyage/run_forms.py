@@ -41,6 +41,9 @@ class RunConfigForm(forms.ModelForm):
     length = forms.DecimalField(initial=1, decimal_places=3, help_text="how long the run goes: a day is 480 ticks "
                                                                        "(one tick is 3 simulated minutes)")
     length_unit = forms.ChoiceField(choices=[("days", "days"), ("ticks", "ticks")], initial="days", label="in")
+    context_layout = forms.ChoiceField(
+        choices=[("", "default: cached for a real model, seed for the offline policy"), *Run.CONTEXT_LAYOUTS],
+        required=False, initial="", label="Context layout", help_text=PARAMETER_HELP["context_layout"])
 
     class Meta:
         model = Run

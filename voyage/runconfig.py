@@ -46,7 +46,8 @@ PARAMETER_HELP = {
     "budget_cost": "pause the run once its model calls have cost this much (empty: no limit)",
     "context_layout": "how an action prompt is laid out: 'seed' (the seed's order, hot window newest first) or "
                       "'cached' (what changes every turn last, so consecutive prompts share a long prefix that "
-                      "providers can cache); the same content either way",
+                      "providers can cache); the same content either way. Empty: cached for a real model, "
+                      "seed for the offline policy",
 }
 # What a started run may still change, and only upwards.
 GROWABLE = ("target_ticks", "budget_tokens", "budget_cost")
@@ -217,6 +218,8 @@ def _validated(scenario, cast, profile, schedule, seed, ticks, days, name, repla
     target, length_errors = _length(ticks, days)
     errors.update(length_errors)
     known = {k: v for k, v in params.items() if k in PARAMETERS}
+    if not known.get("context_layout"):  # none chosen: the one the run's model calls for
+        known["context_layout"] = Run.layout_for(profile)
     run = Run(scenario=scenario, profile=profile, schedule=schedule, seed=seed, name=name or "",
               target_ticks=target or TICKS_PER_DAY, replay_of=replay_of, **known)
     for key, messages in _field_errors(run, exclude=("scenario", "profile", "replay_of")).items():

@@ -30,8 +30,9 @@ def add_run_options(parser) -> None:
     length.add_argument("--ticks", type=int, help="ticks to run")
     parser.add_argument("--seed", type=int, help="default 1912 (a fork: the source's)")
     parser.add_argument("--schedule", choices=[Run.SEQUENTIAL, Run.SIMULTANEOUS], default=Run.SEQUENTIAL)
-    parser.add_argument("--layout", choices=[Run.SEED_LAYOUT, Run.CACHED_LAYOUT], default=Run.SEED_LAYOUT,
-                        help="context layout of action prompts: seed (default) or cached (prefix-cache friendly)")
+    parser.add_argument("--layout", choices=[Run.SEED_LAYOUT, Run.CACHED_LAYOUT],
+                        help="context layout of action prompts: seed or cached (prefix-cache friendly); "
+                             "default: cached for a real model, seed for the offline policy")
     parser.add_argument("--malformed-rate", type=float, default=0.0,
                         help="offline model: share of malformed answers, 0-1")
     parser.add_argument("--run", type=int, help="continue this run instead of starting a new one")
