@@ -2,8 +2,11 @@
 
 `NamesInText(names).found(text)` is `{n for n in names if n in text}`: a dream asks it of every row
 it reads, and a grown world has thousands of room names. One regular expression finds where any
-name's first k characters begin (k: the shortest name's length); only the names sharing those k
-characters are compared there. Matches may overlap or nest ("Hall" in "Entrance Hall"), as with `in`.
+name's first k characters begin (k: the shortest name's length, at most PREFIX); there, the text is
+cut at each length the names sharing those characters have, and each cut looked up in a set. The
+copies of a grown world ("Salon (1)" ... "Salon (256)") share a prefix and a few lengths, so a
+mention costs a few lookups however many copies there are. Matches may overlap or nest ("Hall" in
+"Entrance Hall"), as with `in`.
 """
 from __future__ import annotations
 
@@ -11,13 +14,18 @@ import re
 from collections.abc import Iterable
 
 
+PREFIX = 4
+
+
 class NamesInText:
     def __init__(self, names: Iterable[str]):
         self.names = tuple(dict.fromkeys(names))
-        self.k = min((len(n) for n in self.names), default=0)
-        self.by_prefix: dict[str, list[str]] = {}
+        self.k = min(min((len(n) for n in self.names), default=0), PREFIX)
+        # prefix -> [(length, the names of that length with that prefix)], lengths ascending
+        by_prefix: dict[str, dict[int, set[str]]] = {}
         for name in self.names:
-            self.by_prefix.setdefault(name[:self.k], []).append(name)
+            by_prefix.setdefault(name[:self.k], {}).setdefault(len(name), set()).add(name)
+        self.by_prefix = {prefix: sorted(lengths.items()) for prefix, lengths in by_prefix.items()}
         # A zero-width lookahead matches at every position where a prefix begins, overlapping ones too.
         prefixes = sorted(self.by_prefix)
         self.starts = re.compile("(?=" + "|".join(map(re.escape, prefixes)) + ")") if prefixes else None
@@ -28,7 +36,7 @@ class NamesInText:
         out = set()
         for m in self.starts.finditer(text):
             i = m.start()
-            for name in self.by_prefix[text[i:i + self.k]]:
-                if text.startswith(name, i):
-                    out.add(name)
+            for length, names in self.by_prefix[text[i:i + self.k]]:
+                if (cut := text[i:i + length]) in names:
+                    out.add(cut)
         return out
