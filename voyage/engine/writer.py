@@ -26,6 +26,7 @@ class TickWriter:
         self.start_tick = tick
         self.tick = tick  # step 4 moves it on: memories and events of steps 5-9 carry the new tick
         self.memories: list[Memory] = []
+        self.memories_of: dict[int, list[Memory]] = {}  # the same rows by agent: no scan of the tick's rows per agent
         self.events: list[Event] = []
         self.calls: list[LLMCall] = []
         self.trust_new: list[TrustEntry] = []
@@ -41,6 +42,7 @@ class TickWriter:
         row = Memory(run_id=self.world.run.pk, agent_id=agent.id, tick=self.tick, kind=kind, text=text,
                      importance=importance, **extra)
         self.memories.append(row)
+        self.memories_of.setdefault(agent.id, []).append(row)
         self.world.hot[agent.id].append(HotLine(self.tick, kind, text, importance, extra.get("depth", 0), row=row))
         self.world.memory.grow(agent.id, len(text))
         agent.importance_accumulator += importance
