@@ -151,5 +151,5 @@ def _chars(hot) -> int:
 
 def _recount(world, w, agent):
     load = world.memory.recount(agent.id)
-    world.memory.add_buffered(agent.id, [m for m in w.memories if m.agent_id == agent.id])
+    world.memory.add_buffered(agent.id, w.memories_of.get(agent.id, ()))
     return load

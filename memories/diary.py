@@ -24,7 +24,7 @@ def rows_of_day(world, w, agent) -> list[tuple]:
     committed = list(Memory.objects.filter(agent_id=agent.id).order_by("-id")
                      .values_list("tick", "kind", "importance", "text")[:DAY_ROWS])[::-1]
     rows = [r for r in committed if r[0] >= start]
-    rows += [(m.tick, m.kind, m.importance, m.text) for m in w.memories if m.agent_id == agent.id]
+    rows += [(m.tick, m.kind, m.importance, m.text) for m in w.memories_of.get(agent.id, ())]
     return rows
 
 

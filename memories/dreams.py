@@ -19,6 +19,7 @@ from voyage.gateway.record import call_record
 from voyage.models import LLMCall
 from world.models import Room
 from world.rules.ladder import PEOPLE_NAMES, knows
+from world.rules.names_in_text import NamesInText
 from world.time import MINUTES_PER_TICK
 
 MIN_SLEEP_MINUTES = 30
@@ -39,7 +40,13 @@ def queue_dreams(world, w, plan) -> None:
         w.memory_jobs.append(dreams_job(world.run.pk, plan.new_tick, sorted(sleepers)))
 
 
-def dream(agent_id: int, tick: int, *, gateway=None) -> Dream | None:
+def room_names(scenario_id: int) -> NamesInText:
+    """The scenario's room names, to find in a dream's rows: built once per job, not per dreamer."""
+    return NamesInText(Room.objects.filter(scenario_id=scenario_id).order_by("id").values_list("name", flat=True))
+
+
+def dream(agent_id: int, tick: int, *, gateway=None, rooms_of: dict[int, NamesInText] | None = None) -> Dream | None:
+    """`rooms_of`: room names by scenario id, shared by the dreams of one job (filled as needed)."""
     agent = agent_for_job(agent_id)
     if agent is None or Dream.objects.filter(agent=agent, tick=tick).exists():
         return None
@@ -49,9 +56,11 @@ def dream(agent_id: int, tick: int, *, gateway=None) -> Dream | None:
     rows = list(Memory.objects.filter(agent=agent, id__gt=since, tick__lte=tick).order_by("-id")
                 .values_list("id", "tick", "kind", "importance", "text")[:DREAM_ROWS])[::-1]
     rooms = set(previous.rooms_known if previous else [])
-    names = list(Room.objects.filter(scenario_id=run.scenario_id).values_list("name", flat=True))
+    rooms_of = {} if rooms_of is None else rooms_of
+    if run.scenario_id not in rooms_of:
+        rooms_of[run.scenario_id] = room_names(run.scenario_id)
     for r in rows:
-        rooms.update(n for n in names if n in r[4])
+        rooms |= rooms_of[run.scenario_id].found(r[4])
     rooms = sorted(rooms)
     people = []
     if knows(run.scenario.rung_specs(), agent.rung, PEOPLE_NAMES):  # without names its ledger means nothing to it

@@ -92,7 +92,8 @@ def dreams(run_id: int, sleepers: list, gateway=None) -> int:
     """The dreams of everyone who fell asleep at one tick: [[agent_id, tick], ...]."""
     from memories.dreams import dream
 
-    return sum(dream(agent_id, tick, gateway=gateway) is not None for agent_id, tick in sleepers)
+    rooms_of = {}  # the room names, read and indexed once for the whole ship's dreams
+    return sum(dream(agent_id, tick, gateway=gateway, rooms_of=rooms_of) is not None for agent_id, tick in sleepers)
 
 
 JOBS = {"compact_agent": compact_agent, "dreams": dreams}

@@ -1,14 +1,13 @@
 """A whole offline day of the 1912 scenario, on a real database."""
 import json
-import re
 
 import pytest
 
 from memories.models import Memory
-from tests.engine_helpers import ShipLog
+from tests.privacy_helpers import assert_thoughts_stay_their_own, assert_whispers_stay_private
 from world.time import NIGHTFALL, TICKS_PER_DAY
 from voyage.models import Event, LLMCall
-from world.models import AgentState, Room
+from world.models import AgentState
 
 pytestmark = pytest.mark.django_db
 
@@ -65,51 +64,14 @@ def test_bulletin_reaches_every_living_agent(one_day_run):
 def test_a_whisper_in_a_vast_room_never_reaches_a_bystander(one_day_run):
     """Who was in the room is rebuilt from the event log (moves, deaths, sleep and waking), not
     taken from the engine's own account of whom it delivered to."""
-    vast = set(Room.objects.filter(scale="vast").values_list("id", flat=True))
-    whispers = Event.objects.filter(run=one_day_run, kind="communicate", data__volume="whisper", room_id__in=vast)
-    key_of = dict(AgentState.objects.filter(run=one_day_run).values_list("persona__key", "id"))
-    ships = ShipLog(one_day_run).snapshots(e.seq for e in whispers)
-    awake_bystanders = asleep_bystanders = 0
-    for e in whispers:
-        ship, target = ships[e.seq], key_of[e.data["target"]]
-        assert ship.location[target] == e.room_id and target not in ship.dead
-        heard = Memory.objects.filter(agent_id=target, tick=e.tick, kind="heard", text__contains=e.text).exists()
-        assert heard != (target in ship.asleep), f"the target, awake or not, heard wrongly: {e.text}"
-        for other in ship.in_room(e.room_id, exclude=e.actor_id) - {target}:
-            mem = Memory.objects.filter(agent_id=other)
-            assert not mem.filter(text__contains=e.text).exists(), f"agent {other} heard a whisper: {e.text}"
-            saw = mem.filter(tick=e.tick, kind="observed", text__contains="whispered to").exists()
-            if other in ship.asleep:
-                asleep_bystanders += 1
-                assert not saw, f"agent {other} saw a whisper in its sleep"
-            else:
-                awake_bystanders += 1
-                assert saw, f"agent {other} was in the room, awake, and did not see the whisper pass"
+    awake_bystanders = assert_whispers_stay_private(one_day_run)
     assert awake_bystanders > 20, "the day had too few whispers in a vast room with a bystander to check"
-
-
-THOUGHT = re.compile(r"\[thought [0-9a-f]{8}\]")
 
 
 def test_no_monologue_reaches_another_agent(one_day_run):
     """Every offline monologue carries a unique token; each token may appear only in its own
     agent's memories and prompts."""
-    owner = {}
-    for agent_id, raw in LLMCall.objects.filter(run=one_day_run, purpose="action").values_list("agent_id", "raw_answer"):
-        try:
-            monologue = json.loads(raw).get("internal_monologue") or ""
-        except (ValueError, AttributeError):
-            continue
-        for token in THOUGHT.findall(monologue):
-            owner[token] = agent_id
-    assert len(owner) > 1000
-    for agent_id, text in Memory.objects.filter(run=one_day_run, text__contains="[thought ").values_list("agent_id", "text"):
-        for token in THOUGHT.findall(text):
-            assert owner[token] == agent_id, f"agent {agent_id} remembers another's thought {token}"
-    for call in LLMCall.objects.filter(run=one_day_run).iterator():
-        prompt = json.dumps(call.prompt)
-        for token in THOUGHT.findall(prompt):
-            assert owner[token] == call.agent_id, f"{call.purpose} prompt of agent {call.agent_id} holds {token}"
+    assert assert_thoughts_stay_their_own(one_day_run) > 1000
 
 
 def test_every_action_prompt_is_stored_and_readable(one_day_run):

@@ -103,7 +103,7 @@ def hop(world: RunWorld, w: TickWriter, agent: AgentState) -> None:
     for o in world.occupants(start, exclude=agent.id):
         if not o.asleep:
             w.remember(o, "seen", f"{world.seen_as(o, agent)} leaves toward the {world.room_name(nxt)}.")
-    agent.location_id = nxt
+    world.move(agent, nxt)
     arrived = nxt == agent.destination_id
     if arrived:
         agent.destination_id = None

@@ -6,6 +6,7 @@ fails, the world is thrown away and loaded again: the database is the only truth
 """
 from __future__ import annotations
 
+from bisect import insort
 from collections import deque
 from dataclasses import dataclass
 
@@ -16,7 +17,7 @@ from voyage.models import Event, Run
 from world.models import AgentState, Exit, Prop, Room, SoulEntry
 from world.rules.graph import RoomGraph
 from world.rules.ladder import PEOPLE_NAMES, knows, rung_spec
-from world.rules.perception import Person, Place, Situation, Thing, perceive
+from world.rules.perception import Person, Place, Situation, Thing, perceive, rooms_as_targets
 
 
 @dataclass(eq=False)
@@ -51,8 +52,17 @@ class RunWorld:
         self.props_by_room: dict[int, list[Prop]] = {rid: [] for rid in self.rooms}
         for prop in self.props.values():
             self.props_by_room[prop.room_id].append(prop)
+        # What no tick changes, built once and shared by every agent's perception.
+        self.room_targets = rooms_as_targets(self.rooms_by_name)
+        self.places = {rid: Place(rid, r.name) for rid, r in self.rooms.items()}
+        self.exits_of = {rid: tuple(self.places[n] for n in self.graph.neighbours[rid]) for rid in self.rooms}
+        self.things_in = {rid: tuple(Thing(p.id, p.name) for p in props) for rid, props in self.props_by_room.items()}
         agents = AgentState.objects.filter(run=run).select_related("persona").order_by("id")
         self.agents: dict[int, AgentState] = {a.id: a for a in agents}
+        # Who is in each room (ids ascending, the dead included), kept by `move`: no scan of everyone.
+        self.in_room: dict[int, list[int]] = {rid: [] for rid in self.rooms}
+        for a in self.agents.values():
+            self.in_room.setdefault(a.location_id, []).append(a.id)
         self.by_persona = {a.persona_id: a for a in self.agents.values()}
         self.soul: dict[int, list[str]] = {}
         for entry in SoulEntry.objects.filter(persona__scenario=scenario):
@@ -82,7 +92,15 @@ class RunWorld:
         return [a for a in self.agents.values() if a.alive]
 
     def occupants(self, room_id: int, exclude: int | None = None) -> list[AgentState]:
-        return [a for a in self.agents.values() if a.alive and a.location_id == room_id and a.id != exclude]
+        """The living agents in the room, in id order (the order RunWorld.agents holds them)."""
+        agents = self.agents
+        return [agents[i] for i in self.in_room.get(room_id, ()) if i != exclude and agents[i].alive]
+
+    def move(self, agent: AgentState, room_id: int) -> None:
+        """The one way an agent changes room: its location and the room index change together."""
+        self.in_room[agent.location_id].remove(agent.id)
+        insort(self.in_room.setdefault(room_id, []), agent.id)
+        agent.location_id = room_id
 
     def seen_as(self, observer: AgentState, subject: AgentState) -> str:
         """How the observer's memory names the subject: by name once its rung knows people's names."""
@@ -107,20 +125,19 @@ class RunWorld:
             )
             for o in self.occupants(room.id, exclude=agent.id)
         ]
-        things = [Thing(p.id, p.name) for p in self.props_by_room[room.id]]
-        exits = [Place(rid, self.rooms[rid].name) for rid in self.graph.neighbours[room.id]]
         return perceive(
             agent_id=agent.id,
             rung=agent.rung,
             knows=rung_spec(self.rungs, agent.rung).knows,
-            room=Place(room.id, room.name),
+            room=self.places[room.id],
             room_description=room.description,
             scale=room.scale,
             ambient_noise=room.ambient_noise,
             people=people,
-            things=things,
-            exits=exits,
+            things=self.things_in[room.id],
+            exits=self.exits_of[room.id],
             rooms_by_name=self.rooms_by_name,
+            room_targets=self.room_targets,
         )
 
     def _label(self, agent_id: int, other_id: int) -> str | None:

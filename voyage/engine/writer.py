@@ -26,6 +26,8 @@ class TickWriter:
         self.start_tick = tick
         self.tick = tick  # step 4 moves it on: memories and events of steps 5-9 carry the new tick
         self.memories: list[Memory] = []
+        self.memories_of: dict[int, list[Memory]] = {}  # the same rows by agent: no scan of the tick's rows per agent
+        self.hot_lines: list[HotLine] = []  # their lines in the hot windows, which learn the rows' ids on commit
         self.events: list[Event] = []
         self.calls: list[LLMCall] = []
         self.trust_new: list[TrustEntry] = []
@@ -41,7 +43,10 @@ class TickWriter:
         row = Memory(run_id=self.world.run.pk, agent_id=agent.id, tick=self.tick, kind=kind, text=text,
                      importance=importance, **extra)
         self.memories.append(row)
-        self.world.hot[agent.id].append(HotLine(self.tick, kind, text, importance, extra.get("depth", 0), row=row))
+        self.memories_of.setdefault(agent.id, []).append(row)
+        line = HotLine(self.tick, kind, text, importance, extra.get("depth", 0), row=row)
+        self.world.hot[agent.id].append(line)
+        self.hot_lines.append(line)
         self.world.memory.grow(agent.id, len(text))
         agent.importance_accumulator += importance
         self.dirty.add(agent.id)
@@ -104,6 +109,8 @@ class TickWriter:
             if self.dirty:
                 update_rows(AgentState, [self.world.agents[i] for i in sorted(self.dirty)], AGENT_FIELDS)
         run.tick = new_tick
+        for line in self.hot_lines:  # the hot windows keep ids, not the tick's row objects (a world's worth of them)
+            line.row_id, line.row = line.row.pk, None
         if self.memory_jobs:
             memory(self.memory_jobs)
 

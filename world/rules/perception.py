@@ -6,6 +6,8 @@ person's name carries the trust ledger's label.
 """
 from __future__ import annotations
 
+from collections import ChainMap
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from world.rules.actions import Action, ActionFail
@@ -44,7 +46,13 @@ class Situation:
     people: tuple[tuple[str, str, int], ...]  # (name to use as a target, text as shown, agent id)
     things: tuple[tuple[str, int], ...]  # (label as shown, prop id)
     exits: tuple[Place, ...]
-    targets: dict = field(default_factory=dict, compare=False)  # lowercased name -> (kind, id)
+    # lowercased name -> (kind, id): what is here, over the rooms' names shared by every agent
+    targets: Mapping = field(default_factory=dict, compare=False)
+
+
+def rooms_as_targets(rooms_by_name: Mapping[str, int]) -> dict[str, tuple[str, int]]:
+    """Every room as a target by its lowercased name: the same for every agent, so built once."""
+    return {name.lower(): ("room", rid) for name, rid in rooms_by_name.items()}
 
 
 def perceive(
@@ -56,13 +64,19 @@ def perceive(
     room_description: str,
     scale: str,
     ambient_noise: str,
-    people: list[Person],
-    things: list[Thing],
-    exits: list[Place],
-    rooms_by_name: dict[str, int],
+    people: Sequence[Person],
+    things: Sequence[Thing],
+    exits: Sequence[Place],
+    rooms_by_name: Mapping[str, int],
+    room_targets: Mapping[str, tuple[str, int]] | None = None,
 ) -> Situation:
-    """The agent's view of its room. `people` excludes the agent; order is kept."""
-    targets: dict[str, tuple[str, int]] = {name.lower(): ("room", rid) for name, rid in rooms_by_name.items()}
+    """The agent's view of its room. `people` excludes the agent; order is kept. `room_targets`:
+    rooms_as_targets(rooms_by_name), when the caller shares one among many agents.
+
+    The targets are the room's own names layered over the shared room names (a ChainMap: writes go
+    to the top layer, lookups fall through), so a situation holds what is here, not the whole map."""
+    shared = rooms_as_targets(rooms_by_name) if room_targets is None else room_targets
+    targets: ChainMap = ChainMap({}, shared)
     shown_people = []
     for n, person in enumerate(people, start=1):
         if PEOPLE_NAMES in knows:

@@ -92,7 +92,12 @@ _Dumper.add_representer(list, _list)
 
 
 def export_yaml(scenario) -> str:
-    body = yaml.dump(scenario_data(scenario), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    return data_yaml(scenario_data(scenario))
+
+
+def data_yaml(data: dict) -> str:
+    """A scenario's data (the file format's) as the text of its file."""
+    body = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
     return HEADER.format(format=FORMAT) + body
 
 

@@ -8,12 +8,13 @@
     python manage.py bench web --days 3 --clients 50
     python manage.py bench export --days 3
     python manage.py bench study --runs 4 --workers 2 --days 1
+    python manage.py bench scale [--scenario edelweiss] [--sizes 32,128,512,2048] [--database postgres]
 """
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-DEFAULT_TICKS = {"concurrency": 5, "worker": 200, "web": 60, "realmodel": 3}
+DEFAULT_TICKS = {"concurrency": 5, "worker": 200, "web": 60, "realmodel": 3, "scale": 60}
 DEFAULT_DAYS = {"web": 3}
 
 
@@ -21,7 +22,8 @@ class Command(BaseCommand):
     help = "Run a benchmark and print one JSON line of figures."
 
     def add_arguments(self, parser):
-        parser.add_argument("which", choices=["engine", "memory", "concurrency", "worker", "web", "export", "study", "realmodel"])
+        parser.add_argument("which", choices=["engine", "memory", "concurrency", "worker", "web", "export", "study",
+                                              "realmodel", "scale"])
         parser.add_argument("--days", type=float, help="engine, memory, export, study: simulated days (1); web: of the run whose pages are timed (3)")
         parser.add_argument("--schedule", default="sequential", choices=["sequential", "simultaneous"])
         parser.add_argument("--ticks", type=int, help="concurrency: ticks timed per schedule (5); worker: per run (200)")
@@ -30,7 +32,12 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=2, help="worker: worker processes")
         parser.add_argument("--layout", default="seed", choices=["seed", "cached"],
                             help="memory: the context layout of action prompts")
-        parser.add_argument("--agents", type=int, default=6, help="realmodel: the cast (first personas by key)")
+        parser.add_argument("--agents", type=int, default=6, help="realmodel: the cast (first personas by key); "
+                                                                  "(internal) scale: the size this process runs")
+        parser.add_argument("--scenario", default="edelweiss", help="scale: the shipped scenario grown")
+        parser.add_argument("--sizes", default="32,128,512,2048", help="scale: the numbers of agents, comma-separated")
+        parser.add_argument("--database", default="sqlite", choices=["sqlite", "postgres"],
+                            help="scale: the scratch databases' kind (postgres: on 127.0.0.1:5432)")
         parser.add_argument("--clients", type=int, default=50, help="web: websocket clients while a run advances")
         parser.add_argument("--step", choices=["pages", "advance"], help="(internal) web: what the inner process does")
         parser.add_argument("--run-id", type=int, help="(internal) web: the run whose pages are timed")
@@ -83,6 +90,21 @@ class Command(BaseCommand):
             else:
                 web.advance_fresh_run(ticks)
                 return
+        elif which == "scale":  # CPU per tick and per action, queries, RSS as the world grows
+            from voyage.bench import scale
+
+            if ticks < 1:
+                raise CommandError("--ticks must be positive")
+            if options["inner"]:
+                figures = scale.inner(options["scenario"], options["agents"], ticks)
+            else:
+                try:
+                    sizes = sorted({int(n) for n in options["sizes"].split(",")})
+                except ValueError:
+                    raise CommandError(f"--sizes must be numbers separated by commas, not {options['sizes']!r}") from None
+                if not sizes or sizes[0] < 1:
+                    raise CommandError("--sizes must be positive")
+                figures = scale.outer(options["scenario"], sizes, ticks, options["database"])
         elif which == "study":  # an offline study on worker processes, then all its measures
             from voyage.bench import study
 

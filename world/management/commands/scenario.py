@@ -1,4 +1,5 @@
-"""Scenario files: `manage.py scenario export 1912 -o 1912.yaml`, `manage.py scenario import FILE [--replace]`."""
+"""Scenario files: `manage.py scenario export 1912 -o 1912.yaml`, `manage.py scenario import FILE [--replace]`,
+`manage.py scenario grow edelweiss --agents 2000 -o big.yaml` (a world tiled to N people)."""
 from __future__ import annotations
 
 import sys
@@ -7,8 +8,9 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from world.models import Scenario
-from world.scenarios.file_format import ScenarioFileError
-from world.scenarios.files import export_yaml, import_yaml
+from world.scenarios.file_format import ScenarioFileError, check_data
+from world.scenarios.files import data_yaml, export_yaml, import_yaml, scenario_data
+from world.scenarios.grow import GrowError, grow
 
 
 class Command(BaseCommand):
@@ -23,22 +25,33 @@ class Command(BaseCommand):
         load.add_argument("file")
         load.add_argument("--replace", action="store_true",
                           help="replace an installed scenario of the same slug (refused if runs use it)")
+        tiled = sub.add_parser("grow", help="write a scenario file of N people: copies of an installed world, joined")
+        tiled.add_argument("slug")
+        tiled.add_argument("--agents", type=int, required=True, help="how many people the grown world holds")
+        tiled.add_argument("-o", "--output", help="file to write (default: standard output)")
 
     def handle(self, *args, verb, **options):
         if verb == "export":
-            return self.export(options["slug"], options.get("output"))
+            return self.write(export_yaml(installed(options["slug"])), options.get("output"),
+                              f"scenario {options['slug']!r}")
+        if verb == "grow":
+            return self.grow(options["slug"], options["agents"], options.get("output"))
         return self.load(options["file"], options["replace"])
 
-    def export(self, slug: str, output: str | None) -> None:
+    def grow(self, slug: str, agents: int, output: str | None) -> None:
         try:
-            scenario = Scenario.objects.get(slug=slug)
-        except Scenario.DoesNotExist:
-            known = ", ".join(Scenario.objects.order_by("slug").values_list("slug", flat=True)) or "none"
-            raise CommandError(f"there is no scenario {slug!r} (installed: {known})") from None
-        text = export_yaml(scenario)
+            data = grow(scenario_data(installed(slug)), agents)
+        except GrowError as exc:
+            raise CommandError(str(exc)) from None
+        if problems := check_data(data):  # the rules import applies: never write a file that would not load
+            raise CommandError(f"the grown world of {slug!r} breaks the world's rules:\n"
+                               + "\n".join(str(p) for p in problems[:10]))
+        self.write(data_yaml(data), output, f"scenario {data['slug']!r} ({agents} people, {len(data['rooms'])} rooms)")
+
+    def write(self, text: str, output: str | None, what: str) -> None:
         if output:
             Path(output).write_text(text, encoding="utf-8")
-            self.stderr.write(f"scenario {slug!r} written to {output}")
+            self.stderr.write(f"{what} written to {output}")
         else:
             sys.stdout.write(text)
 
@@ -54,3 +67,11 @@ class Command(BaseCommand):
         self.stdout.write(f"scenario {scenario.slug!r} loaded: {scenario.rooms.count()} rooms, "
                           f"{scenario.personas.count()} personas, {scenario.props.count()} props, "
                           f"{scenario.rungs.count()} rungs")
+
+
+def installed(slug: str) -> Scenario:
+    try:
+        return Scenario.objects.get(slug=slug)
+    except Scenario.DoesNotExist:
+        known = ", ".join(Scenario.objects.order_by("slug").values_list("slug", flat=True)) or "none"
+        raise CommandError(f"there is no scenario {slug!r} (installed: {known})") from None
