@@ -225,7 +225,7 @@ def test_the_admin_button_tests_the_endpoint_form_by_form(client, llama_like):
     assert client.get(url).status_code == 405  # only a POST sends requests
     response = client.post(url, follow=True)
     shown = [str(m) for m in response.context["messages"]]
-    assert shown[:2] == ["smol, none: takes it", "smol, json_object: takes it"]
-    assert shown[2].startswith("smol, json_schema: refuses it (response_format type 'json_schema'; HTTP 500")
-    assert shown[3] == "smol, json_object_schema: takes it"
+    assert shown[:2] == ["Endpoint of smol: none: takes it", "Endpoint of smol: json_object: takes it"]
+    assert shown[2].startswith("Endpoint of smol: json_schema: refuses it (response_format type 'json_schema'; HTTP 500")
+    assert shown[3] == "Endpoint of smol: json_object_schema: takes it"
     assert response.redirect_chain[-1][0].endswith(f"/admin/voyage/modelprofile/{profile.pk}/change/")

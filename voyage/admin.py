@@ -73,7 +73,8 @@ class ModelProfileAdmin(admin.ModelAdmin):
         profile = get_object_or_404(ModelProfile, pk=pk, kind=ModelProfile.OPENAI)
         levels = {TAKES: messages.SUCCESS, REFUSES: messages.WARNING}
         for verdict in probe_forms(GatewayConfig.from_profile(profile)):
-            self.message_user(request, f"{profile.name}, {verdict}", levels.get(verdict.outcome, messages.ERROR))
+            level = levels.get(verdict.outcome, messages.ERROR)
+            self.message_user(request, f"Endpoint of {profile.name}: {verdict}", level)
         return redirect("admin:voyage_modelprofile_change", profile.pk)
 
 
