@@ -1,9 +1,10 @@
 """The OpenAI-compatible gateway: any chat-completions endpoint (OpenRouter, vLLM, Ollama, llama.cpp
 server) through the `openai` SDK's AsyncOpenAI client.
 
-- A call never stops a run, but for an endpoint that refuses the profile's structured-output form (a
-  4xx, or a 500 whose body says so: structured.refuses_form): that is not retried, and raises
-  FormRefused, naming the profile and the form, for the run to pause with. Otherwise timeouts, connection errors, 429 (honouring Retry-After), 5xx, a body
+- A call never stops a run, except when the endpoint refuses the profile's structured-output form (a
+  4xx, or a 500 whose body says so: structured.refuses_form). That is not retried: it raises
+  FormRefused, naming the profile and the form, and the run pauses with it (engine.runner.advance).
+  Otherwise timeouts, connection errors, 429 (honouring Retry-After), 5xx, a body
   that is not JSON and an empty answer are retried with exponential backoff and jitter; a call that
   still fails comes back as ModelAnswer(text=None, error=...) and the engine turns it into an
   ACTION_FAIL (actions) or a logged, skipped step (everything else).
