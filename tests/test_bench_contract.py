@@ -2,7 +2,7 @@
 by placeholders, and answers whose dialogue copies the rules or the turn's guide."""
 import json
 
-from voyage.bench.contract import copies_rules, dialogue_of, reason_shape
+from voyage.bench.contract import copies_example, copies_rules, dialogue_of, reason_shape
 from world.rules.prompt_text import RULES
 
 ROOMS = ["F Deck Passage", "Grand Salon", "Cabin C-62"]
@@ -34,3 +34,9 @@ def test_dialogue_copying_the_rules_or_the_guide_is_parroting_and_own_words_are_
 def test_dialogue_is_read_even_with_a_raw_line_break():
     raw = json.dumps({"dialogue": "one\ntwo"}).replace("\\n", "\n")
     assert dialogue_of(raw) == "one\ntwo" and dialogue_of("not json") == "" and dialogue_of("[1]") == ""
+
+
+def test_an_answer_that_is_the_example_key_for_key_is_counted_as_copied():
+    assert copies_example('{ "internal_monologue": "I need to rest.", "action_type": "sleep"}', MESSAGES)
+    assert not copies_example('{"action_type": "sleep", "internal_monologue": "Tired."}', MESSAGES)
+    assert not copies_example("not json", MESSAGES)

@@ -5,7 +5,9 @@ the queries in `fail_reasons` and `parroted_share`.
   <item>, <room>, <target> for a name the agent made up, <value> for what it wrote), so the same
   mistake made about two rooms counts once;
 - `copies_rules`: whether an answer's dialogue copies the text of the rules or of the turn's
-  guide (the allowed actions and the example answer), e.g. a placeholder read as something to say.
+  guide (the allowed actions and the example answer), e.g. a placeholder read as something to say;
+- `copies_example`: whether the answer IS the turn's example answer, key for key (a valid action,
+  but not the model's own choice).
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ IDENTITY = "Your state of mind"  # where the rules end in an action prompt's sys
 NO_LONGER_HERE = "no longer here"  # the reason a tick-start snapshot cannot prevent (simultaneous)
 COPY_RUN = 24  # characters of dialogue found verbatim in the rules or guide: a copy, not a coincidence
 GUIDE = re.compile(r"^(Actions you may take now|An example of the form).*$", re.M)
+EXAMPLE = re.compile(r"^An example of the form[^{]*(\{.*\})$", re.M)
 
 
 def reason_shape(reason: str, people=(), items=(), rooms=()) -> str:
@@ -70,3 +73,20 @@ def parroted_share(calls) -> float:
         return 0.0
     copied = sum(copies_rules(dialogue_of(c.raw_answer), c.prompt) for c in answered)
     return round(copied / len(answered), 4)
+
+
+def copies_example(raw: str, messages: list[dict]) -> bool:
+    found = EXAMPLE.search(messages[-1]["content"]) if messages else None
+    if not found:
+        return False
+    try:
+        return json.loads(raw, strict=False) == json.loads(found.group(1))
+    except (ValueError, RecursionError):
+        return False
+
+
+def example_share(calls) -> float:
+    """Among answered action calls, the share that are the turn's example answer, key for key."""
+    answered = [c for c in calls if c.answered]
+    copied = sum(copies_example(c.raw_answer, c.prompt) for c in answered)
+    return round(copied / len(answered), 4) if answered else 0.0
