@@ -15,12 +15,14 @@ nothing the prompt does not: at rung 0 people are "someone (unknown 2)" and item
 1", exactly as the prompt shows them.
 
 What is said or thought is bounded by a `pattern`: one line of at most MAX_TEXT characters with no
-control character, double quote or backslash. A pattern because llama.cpp's converter drops
-`maxLength` once a string has one and its plain string rule admits raw control characters (which
-strict JSON refuses); no quote or backslash because llama.cpp and outlines apply a pattern to the
+control character, double quote or backslash. A pattern because llama.cpp's converter ignores
+`maxLength` on a string that has a pattern, and its plain string rule admits raw control characters
+(which strict JSON refuses); no quote or backslash because llama.cpp and outlines apply a pattern to the
 string as written in JSON, jsonschema and the parser to its value, and only such a class means the
 same in both. Durations are an enum (converters drop integer minimum/maximum). The parser
-(world.rules.actions) still judges every answer.
+(world.rules.actions) still judges every answer. (Checked against llama-cpp-python 0.3.36: see
+tests/test_schema_grammar.py. OpenAI's strict mode wants an object, not an anyOf, at the root:
+not tried here.)
 """
 from __future__ import annotations
 
