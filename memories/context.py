@@ -146,7 +146,8 @@ def action_messages(world, agent, situation: Situation, tick: int, cues: frozens
         system += "\n\n" + past
     now = [recalled_text(world, agent, situation, tick, log), time_text(world, agent, tick), render_situation(situation)]
     now += [CUE_TEXT[c] for c in sorted(cues)]
-    close = [turn_guide(situation, rung_spec(world.rungs, agent.rung).allowed_actions), ANSWER_NOW]
+    close = [turn_guide(situation, rung_spec(world.rungs, agent.rung).allowed_actions,
+                        key=f"{agent.persona.key}:{tick}"), ANSWER_NOW]
     if cached:
         user = [log_text(log, log_dreams)] + now + close
     else:

@@ -13,6 +13,7 @@ from world.rules.action_schema import action_schema, nameable_targets, rooms_nam
 from world.rules.actions import DURATIONS, KEYS, MAX_TEXT, Action, parse_action
 from world.rules.ladder import ITEM_NAMES, OWN_NAME, PEOPLE_NAMES, SETTING, TRUST_LABELS, RungSpec, rung_spec
 from world.rules.perception import Person, Place, Thing, perceive, render_situation, resolve_target
+from world.rules.prompt_text import example_answer
 
 SALON, DECK, CABIN, BRIDGE = Place(10, "Grand Salon"), Place(11, "Promenade Deck"), Place(12, "Cabin C-62"), Place(13, "Bridge")
 ROOMS = {p.name: p.room_id for p in (SALON, DECK, CABIN, BRIDGE)}
@@ -222,6 +223,50 @@ def test_what_the_parser_refuses_the_schema_refuses_too():
     for refused in (answer("move", "Cabin C-62", "normal"), answer("sleep", "Ada Holloway"), answer("sleep", minutes=7),
                     answer("communicate", None, "normal", "a\nb"), answer("communicate", None, "normal", "")):
         assert hasattr(parse_action(json.dumps(refused)), "reason") and not valid(schema, refused), refused
+
+
+
+# --- the example answer each turn shows (world.rules.prompt_text) ---------------------------
+KEYS_ST = st.lists(st.tuples(st.sampled_from(["p01", "p02", "p17", "officer"]), st.integers(0, 500)),
+                   min_size=1, max_size=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(rung=st.sampled_from([0, 1]), people=people_st, things=things_st, exits=exits_st, keys=KEYS_ST)
+def test_the_example_answer_always_keeps_the_agents_own_schema(rung, people, things, exits, keys):
+    situation = see(rung, people=people, things=things, exits=exits)
+    allowed = rung_spec(RUNGS, rung).allowed_actions
+    schema = schema_for(situation, rooms_named(render_situation(situation), ROOMS))
+    for agent, tick in keys:
+        example = example_answer(situation, allowed, f"{agent}:{tick}")
+        assert valid(schema, example), example
+        assert example["action_type"] != "attack"
+        assert isinstance(parse_action(json.dumps(example)), Action)
+        assert example == example_answer(situation, allowed, f"{agent}:{tick}")  # a pure function of its inputs
+
+
+def test_examples_vary_across_agents_and_ticks():
+    """Not one action for everyone: over agents and ticks a full room's examples take every kind
+    but attack, and name different things; one agent's example changes from tick to tick."""
+    situation, allowed = see(1), RUNGS[1].allowed_actions
+    examples = [example_answer(situation, allowed, f"p{agent:02d}:{tick}") for agent in range(12) for tick in range(10)]
+    kinds = {e["action_type"] for e in examples}
+    assert kinds == {"interact", "move", "communicate", "sleep"}
+    assert {e["target_character"] for e in examples if e["action_type"] == "interact"} == {
+        "Pocket watch", "Sealed letter", "Ada Holloway", "Bert Crane"}
+    assert {e["target_character"] for e in examples if e["action_type"] == "move"} == {"Promenade Deck", "Cabin C-62"}
+    top = max(sum(e == x for e in examples) for x in examples)
+    assert top < len(examples) / 4  # no single answer dominates
+    at_tick = [example_answer(situation, allowed, f"p01:{tick}") for tick in range(10)]
+    assert len({json.dumps(e) for e in at_tick}) > 3
+    same_tick = [example_answer(situation, allowed, f"p{agent:02d}:7") for agent in range(12)]
+    assert len({json.dumps(e) for e in same_tick}) > 3
+    # with nothing to aim at, the example still fits: sleep
+    alone = see(0, people=(), things=(), exits=())
+    assert example_answer(alone, RUNGS[0].allowed_actions, "p01:1")["action_type"] == "sleep"
+    # at rung 0 people and items are named only as the prompt shows them
+    rung0 = [example_answer(see(0), RUNGS[0].allowed_actions, f"p{a:02d}:{t}") for a in range(6) for t in range(6)]
+    assert not any(name in json.dumps(rung0) for name in ("Ada", "Bert", "Pocket watch", "Sealed letter"))
 
 
 # --- how each profile form carries the schema ------------------------------------------------

@@ -5,11 +5,13 @@ refuses a form is not retried: the run pauses saying which profile and form; the
 admin's "test this endpoint" button) says which forms an endpoint takes."""
 import json
 import re
+from collections import Counter
 
 import jsonschema
 import pytest
 
 from tests.fake_openai_server import FakeOpenAI, messages_digest
+from voyage.bench.contract import EXAMPLE
 from voyage.engine.runner import advance, create_run
 from voyage.gateway.base import ACTION, TRUST, FormRefused, ModelRequest
 from voyage.gateway.openai_client import GatewayConfig, OpenAIGateway
@@ -78,10 +80,13 @@ def test_every_action_call_of_a_run_carries_its_own_schema(server):
     assert actions > 60 and len(bodies) == actions  # every action call, and only they, carried a schema
     names = list(Persona.objects.filter(scenario=scenario).values_list("display_name", flat=True))
     rooms = set(Room.objects.filter(scenario=scenario).values_list("name", flat=True))
-    labelled = 0
+    labelled, examples = 0, []
     for body in bodies:
         prompt = "\n\n".join(m["content"] for m in body["messages"])
         schema = body["response_format"]["schema"]
+        example = json.loads(EXAMPLE.search(body["messages"][-1]["content"]).group(1))
+        assert jsonschema.Draft202012Validator(schema).is_valid(example), example  # the example keeps the schema
+        examples.append(example)
         targets = targets_in(schema)
         assert all(t in prompt for t in targets)  # the schema names nothing the prompt does not
         assert any(t in rooms for t in targets)  # the ways out, at least
@@ -94,6 +99,10 @@ def test_every_action_call_of_a_run_carries_its_own_schema(server):
             label = label if label.startswith("someone (unknown") else label.split(" (")[0]  # less its trust label
             assert label in targets
     assert labelled > 0  # rung-0 agents met people, and the schema named them as their prompt did
+    # the examples are not one action for everyone (a model copying them would all do the same)
+    assert {e["action_type"] for e in examples} == {"interact", "move", "communicate", "sleep"}
+    kinds = Counter(e["action_type"] for e in examples)
+    assert max(kinds.values()) < len(examples) / 2, kinds
 
 
 @pytest.mark.django_db

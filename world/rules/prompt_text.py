@@ -5,13 +5,15 @@ rung and situation. Pure.
 The answer format names the six keys and says what each takes in plain sentences, with no JSON
 template of placeholder strings: small models copied such placeholders into their dialogue. The
 one example a turn shows is a whole answer of the right shape, in the agent's own situation, naming
-only what its prompt names and saying nothing of any scenario.
+only what its prompt names and saying nothing of any scenario. It is not always the same action:
+a model that copies it (SmolLM2-135M does) would otherwise have every agent do the same thing.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 
-from world.rules.action_schema import action_branches
+from world.rules.action_schema import action_branches, people_here, rooms_in_reach
 from world.rules.actions import DURATIONS, KEYS, MAX_TEXT
 from world.rules.perception import Situation
 
@@ -49,24 +51,44 @@ def allowed_now(situation: Situation, allowed_actions: tuple[str, ...], rooms: t
     return [a for a in allowed_actions if action_branches(a, situation, rooms)]
 
 
-def example_answer(situation: Situation, allowed_actions: tuple[str, ...]) -> dict:
-    """One valid answer of the right shape for this situation: examining the first item here, or else
-    walking through the first way out, or else sleeping."""
-    things = [label for label, _ in situation.things]
-    if "interact" in allowed_actions and things:
-        shape = ("interact", things[0], 3, "I want a closer look at this.")
-    elif "move" in allowed_actions and situation.exits:
-        shape = ("move", situation.exits[0].name, 3, "I will see what lies that way.")
-    else:
-        shape = ("sleep", None, 60, "I need to rest.")
-    action_type, target, minutes, thought = shape
-    return {"action_type": action_type, "target_character": target, "volume": None, "dialogue": "",
+# The example answers a turn may show, one per kind: (action, duration, volume, dialogue, thought).
+# No attack: an example must not suggest striking anyone.
+EXAMPLES = (
+    ("interact", 3, None, "", "I want a closer look at this."),
+    ("move", 3, None, "", "I will see what lies that way."),
+    ("communicate", 3, "normal", "Hello.", "I want to hear what they say."),
+    ("sleep", 30, None, "", "I need to rest."),
+)
+FALLBACK = EXAMPLES[-1]  # sleep, when the rung allows none of them here (as before)
+
+
+def example_targets(situation: Situation, allowed_actions: tuple[str, ...]) -> list[tuple[tuple, list]]:
+    """The example kinds this turn allows, each with what it may name here (sleep: [None])."""
+    people = people_here(situation)
+    names = {"interact": [label for label, _ in situation.things] + people, "move": rooms_in_reach(situation),
+             "communicate": people, "sleep": [None]}
+    return [(shape, names[shape[0]]) for shape in EXAMPLES if shape[0] in allowed_actions and names[shape[0]]]
+
+
+def example_answer(situation: Situation, allowed_actions: tuple[str, ...], key: str = "") -> dict:
+    """One valid answer of the right shape for this situation, chosen by a stable hash of `key` (the
+    agent's key and the tick; never the run's RNG, whose draws make the transcript), so agents and
+    turns see different examples: first the kind (examine or approach something here, walk a way
+    out, speak to a person here, sleep) among those this turn allows, then what it names. Never an
+    attack."""
+    digest = hashlib.sha256(key.encode()).digest()
+    options = example_targets(situation, allowed_actions) or [(FALLBACK, [None])]
+    shape, targets = options[int.from_bytes(digest[:8], "big") % len(options)]
+    action_type, minutes, volume, dialogue, thought = shape
+    target = targets[int.from_bytes(digest[8:16], "big") % len(targets)]
+    return {"action_type": action_type, "target_character": target, "volume": volume, "dialogue": dialogue,
             "duration_minutes": minutes, "internal_monologue": thought}
 
 
-def turn_guide(situation: Situation, allowed_actions: tuple[str, ...], rooms: tuple[str, ...] = ()) -> str:
-    """The lines before "Your turn": the actions allowed now, and the example answer."""
+def turn_guide(situation: Situation, allowed_actions: tuple[str, ...], rooms: tuple[str, ...] = (), key: str = "") -> str:
+    """The lines before "Your turn": the actions allowed now, and the example answer (`key`: what
+    picks it, e.g. "<agent key>:<tick>")."""
     actions = "; ".join(f"{a} ({WHAT_EACH_NAMES[a]})" for a in allowed_now(situation, allowed_actions, rooms))
-    example = json.dumps(example_answer(situation, allowed_actions), ensure_ascii=False)
+    example = json.dumps(example_answer(situation, allowed_actions, key), ensure_ascii=False)
     return (f"Actions you may take now, and what each names: {actions}.\n"
             f"An example of the form only (choose your own action): {example}")
