@@ -1,8 +1,9 @@
 """Pure tests of what bench realmodel measures (voyage.bench.contract): reasons with names replaced
 by placeholders, and answers whose dialogue copies the rules or the turn's guide."""
 import json
+from types import SimpleNamespace
 
-from voyage.bench.contract import copies_example, copies_rules, dialogue_of, reason_shape
+from voyage.bench.contract import action_mix, copies_example, copies_rules, dialogue_of, reason_shape
 from world.rules.prompt_text import RULES
 
 ROOMS = ["F Deck Passage", "Grand Salon", "Cabin C-62"]
@@ -40,3 +41,11 @@ def test_an_answer_that_is_the_example_key_for_key_is_counted_as_copied():
     assert copies_example('{ "internal_monologue": "I need to rest.", "action_type": "sleep"}', MESSAGES)
     assert not copies_example('{"action_type": "sleep", "internal_monologue": "Tired."}', MESSAGES)
     assert not copies_example("not json", MESSAGES)
+
+
+def test_the_mix_of_actions_counts_answered_calls_by_action_type():
+    calls = [SimpleNamespace(answered=True, raw_answer=raw) for raw in (
+        '{"action_type": "move"}', '{"action_type": "sleep"}', '{"action_type": "move"}', "not json", "[1]")]
+    calls.append(SimpleNamespace(answered=False, raw_answer=""))
+    assert action_mix(calls) == {"move": 2, "?": 2, "sleep": 1}
+    assert action_mix([]) == {}

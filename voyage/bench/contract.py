@@ -7,7 +7,8 @@ the queries in `fail_reasons` and `parroted_share`.
 - `copies_rules`: whether an answer's dialogue copies the text of the rules or of the turn's
   guide (the allowed actions and the example answer), e.g. a placeholder read as something to say;
 - `copies_example`: whether the answer IS the turn's example answer, key for key (a valid action,
-  but not the model's own choice).
+  but not the model's own choice);
+- `action_mix`: how many answers chose each action type.
 """
 from __future__ import annotations
 
@@ -90,3 +91,19 @@ def example_share(calls) -> float:
     answered = [c for c in calls if c.answered]
     copied = sum(copies_example(c.raw_answer, c.prompt) for c in answered)
     return round(copied / len(answered), 4) if answered else 0.0
+
+
+def action_mix(calls) -> dict[str, int]:
+    """Among answered action calls, action_type -> count, most frequent first; an answer without a
+    readable action_type counts as "?"."""
+    counts = Counter()
+    for c in calls:
+        if not c.answered:
+            continue
+        try:
+            data = json.loads(c.raw_answer, strict=False)
+        except (ValueError, RecursionError):
+            data = None
+        kind = data.get("action_type") if isinstance(data, dict) else None
+        counts[kind if isinstance(kind, str) else "?"] += 1
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))

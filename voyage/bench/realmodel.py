@@ -9,7 +9,8 @@ without "no longer here" (a target gone by the time the action resolves, which a
 cannot prevent), fail_reasons_schema and fail_reasons_plain (each ACTION_FAIL reason with names and
 rooms replaced by placeholders -> count: voyage.bench.contract), parroted_share (answers whose
 dialogue copies the rules text; both runs, then each), example_share_schema and example_share_plain
-(answers that are the turn's example answer, key for key), unparsed_schema (raw answers of
+(answers that are the turn's example answer, key for key), actions_schema and actions_plain
+(action_type -> count of the answers), unparsed_schema (raw answers of
 the schema run that are not valid JSON), prompt_tokens, completion_tokens and s_per_call (mean
 latency of a call) over both runs; or, when the server cannot be built or started, one line saying
 why ("skipped").
@@ -25,7 +26,7 @@ from pathlib import Path
 
 from django.db.models import Avg, Count, Q, Sum
 
-from voyage.bench.contract import NO_LONGER_HERE, example_share, fail_reasons, parroted_share
+from voyage.bench.contract import NO_LONGER_HERE, action_mix, example_share, fail_reasons, parroted_share
 from voyage.bench.llama_server import MODEL_NAME, ServerUnavailable, llama_server
 from voyage.engine.runner import advance, create_run
 from voyage.models import LLMCall, ModelProfile, Run
@@ -126,6 +127,8 @@ def totals(runs: dict[str, Run]) -> dict:
         "parroted_share_plain": parroted_share(LLMCall.objects.filter(run=runs["plain"], purpose="action")),
         "example_share_schema": example_share(LLMCall.objects.filter(run=runs["schema"], purpose="action")),
         "example_share_plain": example_share(LLMCall.objects.filter(run=runs["plain"], purpose="action")),
+        "actions_schema": action_mix(LLMCall.objects.filter(run=runs["schema"], purpose="action")),
+        "actions_plain": action_mix(LLMCall.objects.filter(run=runs["plain"], purpose="action")),
         "unparsed_schema": unparsed(runs["schema"]),
         "prompt_tokens": agg["prompt"] or 0,
         "completion_tokens": agg["completion"] or 0,
