@@ -85,7 +85,8 @@ def example_answer(situation: Situation, allowed_actions: tuple[str, ...], key: 
             "duration_minutes": minutes, "internal_monologue": thought}
 
 
-def turn_guide(situation: Situation, allowed_actions: tuple[str, ...], rooms: tuple[str, ...] = (), key: str = "") -> str:
+def turn_guide(situation: Situation, allowed_actions: tuple[str, ...], rooms: tuple[str, ...] = (),
+               key: str = "") -> str:
     """The lines before "Your turn": the actions allowed now, and the example answer (`key`: what
     picks it, e.g. "<agent key>:<tick>")."""
     actions = "; ".join(f"{a} ({WHAT_EACH_NAMES[a]})" for a in allowed_now(situation, allowed_actions, rooms))
