@@ -100,7 +100,8 @@ def test_every_action_call_of_a_run_carries_its_own_schema(server):
             assert label in targets
     assert labelled > 0  # rung-0 agents met people, and the schema named them as their prompt did
     # the examples are not one action for everyone (a model copying them would all do the same)
-    assert {e["action_type"] for e in examples} == {"interact", "move", "communicate", "sleep"}
+    assert {"interact", "move", "communicate"} <= {e["action_type"] for e in examples} <= {
+        "interact", "move", "communicate", "sleep"}  # sleep only where nothing else is possible
     kinds = Counter(e["action_type"] for e in examples)
     assert max(kinds.values()) < len(examples) / 2, kinds
 

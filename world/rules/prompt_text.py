@@ -52,21 +52,22 @@ def allowed_now(situation: Situation, allowed_actions: tuple[str, ...], rooms: t
 
 
 # The example answers a turn may show, one per kind: (action, duration, volume, dialogue, thought).
-# No attack: an example must not suggest striking anyone.
+# No attack: an example must not suggest striking anyone. No sleep either, unless nothing else is
+# possible: a small model copies the example, and a quarter of its turns asleep for ten ticks would
+# leave most agents asleep most of the day.
 EXAMPLES = (
     ("interact", 3, None, "", "I want a closer look at this."),
     ("move", 3, None, "", "I will see what lies that way."),
     ("communicate", 3, "normal", "Hello.", "I want to hear what they say."),
-    ("sleep", 30, None, "", "I need to rest."),
 )
-FALLBACK = EXAMPLES[-1]  # sleep, when the rung allows none of them here (as before)
+FALLBACK = ("sleep", 30, None, "", "I need to rest.")  # when the rung allows none of them here
 
 
 def example_targets(situation: Situation, allowed_actions: tuple[str, ...]) -> list[tuple[tuple, list]]:
-    """The example kinds this turn allows, each with what it may name here (sleep: [None])."""
+    """The example kinds this turn allows, each with what it may name here."""
     people = people_here(situation)
     names = {"interact": [label for label, _ in situation.things] + people, "move": rooms_in_reach(situation),
-             "communicate": people, "sleep": [None]}
+             "communicate": people}
     return [(shape, names[shape[0]]) for shape in EXAMPLES if shape[0] in allowed_actions and names[shape[0]]]
 
 
@@ -74,8 +75,8 @@ def example_answer(situation: Situation, allowed_actions: tuple[str, ...], key: 
     """One valid answer of the right shape for this situation, chosen by a stable hash of `key` (the
     agent's key and the tick; never the run's RNG, whose draws make the transcript), so agents and
     turns see different examples: first the kind (examine or approach something here, walk a way
-    out, speak to a person here, sleep) among those this turn allows, then what it names. Never an
-    attack."""
+    out, speak to a person here) among those this turn allows, then what it names; sleep only when
+    none of them is possible here. Never an attack."""
     digest = hashlib.sha256(key.encode()).digest()
     options = example_targets(situation, allowed_actions) or [(FALLBACK, [None])]
     shape, targets = options[int.from_bytes(digest[:8], "big") % len(options)]
