@@ -1,6 +1,7 @@
 """Assembling an agent's context for a model call, in a stable order (stable prefix first, so
 provider prefix caching can hit): rules and rung, soul entries, summaries oldest first, latest
-dream, recalled rows, the current situation, the hot window newest first. (The cached layout, at
+dream, recalled rows, the current situation, the hot window newest first, then the actions allowed
+now with one example answer (world.rules.prompt_text.turn_guide). (The cached layout, at
 the end of this module, orders the same content for longer shared prefixes.)
 
 Everything here is the agent's own: its identity as far as its rung reveals it, its own memory
@@ -10,8 +11,8 @@ from __future__ import annotations
 
 from memories.identity import identity_text
 from world.rules.perception import Situation, render_situation
-from world.rules.ladder import ITEM_NAMES, PEOPLE_NAMES, SETTING
-from world.rules.prompt_text import RULES
+from world.rules.ladder import ITEM_NAMES, PEOPLE_NAMES, SETTING, rung_spec
+from world.rules.prompt_text import RULES, turn_guide
 from world.time import TICKS_PER_DAY, WIND_DOWN, part_of_day, sim_clock, time_of_day
 
 ANSWER_NOW = "Your turn. Answer with the one JSON object only."
@@ -145,10 +146,12 @@ def action_messages(world, agent, situation: Situation, tick: int, cues: frozens
         system += "\n\n" + past
     now = [recalled_text(world, agent, situation, tick, log), time_text(world, agent, tick), render_situation(situation)]
     now += [CUE_TEXT[c] for c in sorted(cues)]
+    close = [turn_guide(situation, rung_spec(world.rungs, agent.rung).allowed_actions,
+                        key=f"{agent.persona.key}:{tick}"), ANSWER_NOW]
     if cached:
-        user = [log_text(log, log_dreams)] + now + [ANSWER_NOW]
+        user = [log_text(log, log_dreams)] + now + close
     else:
-        user = now + [hot_window_text(world, agent), ANSWER_NOW]
+        user = now + [hot_window_text(world, agent)] + close
     return [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(p for p in user if p)}]
 
 

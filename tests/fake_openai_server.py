@@ -8,6 +8,8 @@ It answers with configurable latency and injects faults at a configurable rate:
 - content faults (only on requests that want a JSON object; they must become ACTION_FAIL):
   prose instead of JSON, a missing key, an extra key, a mistyped value, JSON inside a code fence.
 Every request is recorded (body, Authorization header, the fault injected) for tests to assert on.
+It can also refuse structured-output forms (`refuse_forms`), as llama-cpp-python's server refuses
+json_schema: HTTP 500 with a pydantic literal_error naming response_format.
 
 Actions are answered with a simple valid action read off the prompt (speak to the room, or examine
 an item listed in it), each taking one tick, so a run progresses and every agent acts every tick.
@@ -60,6 +62,20 @@ def simple_action(messages: list[dict]) -> dict:
     return _action("communicate", None, "normal", "Good day to you all.", "Keep talking; seem at ease.")
 
 
+REFUSAL = ("[{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
+           "'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema'}]")
+
+
+def form_of(body: dict) -> str:
+    """The structured-output form a request was sent in (the names of voyage.gateway.structured)."""
+    sent = body.get("response_format")
+    if not sent:
+        return "none"
+    if sent.get("type") == "json_schema":
+        return "json_schema"
+    return "json_object_schema" if "schema" in sent else "json_object"
+
+
 def person_named(shown: str) -> str:
     """The target name in "Eleanor Vance (spouse), asleep" or "someone (unknown 2)"."""
     name = shown.removesuffix(", asleep")
@@ -88,8 +104,9 @@ class FakeOpenAI:
 
     def __init__(self, latency_ms: float = 0, fault_rate: float = 0.0, faults=ALL_FAULTS, seed: int = 0,
                  retry_after: str = "0", hang_s: float = 2.0, host: str = "127.0.0.1", port: int = 0,
-                 fault_for=None):
+                 fault_for=None, refuse_forms=()):
         self.latency_s = latency_ms / 1000
+        self.refuse_forms = tuple(refuse_forms)  # voyage.gateway.structured forms answered with an error
         self.fault_for = fault_for  # optional: body -> the fault to inject into that request (or None)
         self.fault_rate = fault_rate
         self.faults = tuple(faults)
@@ -198,6 +215,8 @@ class FakeOpenAI:
 
     # --- answering ------------------------------------------------------------------------
     def _answer(self, h, body: dict, fault: str | None) -> None:
+        if form_of(body) in self.refuse_forms:
+            return h._send(500, {"error": {"message": REFUSAL, "type": "internal_server_error"}})
         if fault == "timeout":
             time.sleep(self.hang_s)  # the client has given up by now
             return h.drop()

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from world.rules.actions import (
     ACTION_TYPES,
+    DURATIONS,
     KEYS,
     MAX_DURATION,
     MAX_TEXT,
@@ -50,7 +51,7 @@ def check_contract(result):
         return
     assert result.action_type in ACTION_TYPES
     assert result.volume in VOLUMES
-    assert type(result.duration_minutes) is int and 1 <= result.duration_minutes <= MAX_DURATION
+    assert type(result.duration_minutes) is int and result.duration_minutes in DURATIONS
     assert result.target is None or isinstance(result.target, str)
     assert isinstance(result.dialogue, str) and len(result.dialogue) <= MAX_TEXT
     assert isinstance(result.internal_monologue, str) and len(result.internal_monologue) <= MAX_TEXT
@@ -88,7 +89,19 @@ MALFORMED = [
     (raw(volume="loud"), "volume must be one of whisper, normal, shout to communicate"),
     (raw(volume=None), "volume must be one of whisper, normal, shout to communicate"),
     (raw(volume="SHOUT"), "to communicate"),
-    (raw(action_type="move", volume="loud"), "volume must be one of whisper, normal, shout or null"),
+    (raw(action_type="move", volume="loud"), "volume must be null unless you communicate"),
+    (raw(action_type="move", volume="normal", dialogue=""), "volume must be null unless you communicate"),
+    (raw(action_type="interact", volume=None, dialogue="Hello there"), "dialogue must be empty unless you communicate"),
+    (raw(action_type="sleep", target_character="Ada Holloway", volume=None, dialogue=""),
+     "sleep takes no target_character"),
+    (raw(dialogue=None), "dialogue must be a string"),
+    (raw(internal_monologue=None), "internal_monologue must be a string"),
+    (raw(dialogue="line one\nline two"), "dialogue must be one line with no control character"),
+    (raw(internal_monologue="tab\there"), "internal_monologue must be one line with no control character"),
+    (raw(dialogue="a" * (MAX_TEXT + 1)), f"dialogue must be at most {MAX_TEXT} characters (got {MAX_TEXT + 1})"),
+    (raw(internal_monologue="b" * (MAX_TEXT * 2)), f"internal_monologue must be at most {MAX_TEXT} characters"),
+    # a raw line break inside a string: JSON but for that, and the reason says so
+    (raw(dialogue="line one\nline two").replace("\\n", "\n"), "a string in it holds a raw control character"),
     (raw(dialogue=5), "dialogue must be a string"),
     (raw(dialogue=["hi"]), "dialogue must be a string"),
     (raw(dialogue={"text": "hi"}), "dialogue must be a string"),
@@ -100,17 +113,18 @@ MALFORMED = [
     (raw(duration_minutes=True), "whole number of minutes"),
     (raw(duration_minutes=False), "whole number of minutes"),
     (raw(duration_minutes=[5]), "whole number of minutes"),
-    (raw(duration_minutes=0), "between 1 and 480 (got 0)"),
-    (raw(duration_minutes=-3), "between 1 and 480 (got -3)"),
-    (raw(duration_minutes=481), "between 1 and 480 (got 481)"),
-    (raw(duration_minutes=10**30), "between 1 and 480"),
+    (raw(duration_minutes=0), "duration_minutes must be one of 1, 3, 6, 10, 15, 30, 45, 60, 90, 120, 180, 240, 360, 480 (got 0)"),
+    (raw(duration_minutes=-3), "(got -3)"),
+    (raw(duration_minutes=481), "(got 481)"),
+    (raw(duration_minutes=7), "must be one of 1, 3, 6"),  # a whole number, but not a duration of the list
+    (raw(duration_minutes=10**30), "duration_minutes must be one of"),
     (raw(internal_monologue=3), "internal_monologue must be a string"),
     (raw(volume="whisper", target_character=None), "a whisper needs a target_character"),
     (raw(volume="whisper", target_character="   "), "a whisper needs a target_character"),
     (raw(action_type="move", target_character=None, volume=None, dialogue=""), "move needs a target_character"),
-    (raw(action_type="move", target_character="", volume=None), "move needs a target_character"),
-    (raw(action_type="interact", target_character=None), "interact needs a target_character"),
-    (raw(action_type="attack", target_character="  "), "attack needs a target_character"),
+    (raw(action_type="move", target_character="", volume=None, dialogue=""), "move needs a target_character"),
+    (raw(action_type="interact", target_character=None, volume=None, dialogue=""), "interact needs a target_character"),
+    (raw(action_type="attack", target_character="  ", volume=None, dialogue=""), "attack needs a target_character"),
 ]
 
 
@@ -135,14 +149,16 @@ def test_long_bad_value_is_shortened_in_reason():
         (good(volume="whisper"), Action("communicate", "Ada Holloway", "whisper", "Good evening.", 3, "She must not guess.")),
         (good(volume="shout", target_character=None, dialogue="Fire!"), Action("communicate", None, "shout", "Fire!", 3, "She must not guess.")),
         (good(target_character=None), Action("communicate", None, "normal", "Good evening.", 3, "She must not guess.")),
-        (good(action_type="move", target_character="Promenade Deck", volume=None, dialogue=None, duration_minutes=1),
+        (good(action_type="move", target_character="Promenade Deck", volume=None, dialogue="", duration_minutes=1),
          Action("move", "Promenade Deck", "normal", "", 1, "She must not guess.")),
-        (good(action_type="interact", target_character="  Pocket watch ", volume="whisper", duration_minutes=480),
-         Action("interact", "Pocket watch", "whisper", "Good evening.", 480, "She must not guess.")),
-        (good(action_type="sleep", target_character=None, volume=None, dialogue="", duration_minutes=240, internal_monologue=None),
+        (good(action_type="interact", target_character="  Pocket watch ", volume=None, dialogue="", duration_minutes=480),
+         Action("interact", "Pocket watch", "normal", "", 480, "She must not guess.")),
+        (good(action_type="sleep", target_character=None, volume=None, dialogue="", duration_minutes=240, internal_monologue=""),
          Action("sleep", None, "normal", "", 240, "")),
-        (good(action_type="attack", target_character="Bert Crane", duration_minutes=5.0),
-         Action("attack", "Bert Crane", "normal", "Good evening.", 5, "She must not guess.")),
+        (good(action_type="attack", target_character="Bert Crane", volume=None, dialogue="", duration_minutes=6.0),
+         Action("attack", "Bert Crane", "normal", "", 6, "She must not guess.")),
+        (good(dialogue='She said "now" \\ then.'), Action("communicate", "Ada Holloway", "normal",
+                                                        'She said "now" \\ then.', 3, "She must not guess.")),
         (good(dialogue="  padded  ", internal_monologue="  think  "),
          Action("communicate", "Ada Holloway", "normal", "padded", 3, "think")),
     ],
@@ -162,21 +178,23 @@ def test_surrounding_whitespace_is_fine():
     assert isinstance(parse_action("\n  " + raw() + "  \n"), Action)
 
 
-def test_long_text_is_cut_not_failed():
-    result = parse_action(raw(dialogue="a" * (MAX_TEXT + 50), internal_monologue="b" * (MAX_TEXT * 2)))
+def test_text_up_to_the_bound_is_taken_whole():
+    result = parse_action(raw(dialogue="a" * MAX_TEXT, internal_monologue="b" * MAX_TEXT))
     assert isinstance(result, Action)
-    assert result.dialogue == "a" * MAX_TEXT
-    assert result.internal_monologue == "b" * MAX_TEXT
+    assert result.dialogue == "a" * MAX_TEXT and result.internal_monologue == "b" * MAX_TEXT
 
 
 @pytest.mark.parametrize("action_type", ACTION_TYPES)
 def test_every_action_type_parses(action_type):
-    result = parse_action(raw(action_type=action_type, target_character="Ada Holloway"))
+    speaks = action_type == "communicate"
+    target = None if action_type == "sleep" else "Ada Holloway"
+    result = parse_action(raw(action_type=action_type, target_character=target, volume="normal" if speaks else None,
+                              dialogue="Good evening." if speaks else ""))
     assert isinstance(result, Action)
     assert result.action_type == action_type
 
 
-@pytest.mark.parametrize("minutes", [1, 2, 479, 480])
+@pytest.mark.parametrize("minutes", DURATIONS)
 def test_duration_bounds_accepted(minutes):
     result = parse_action(raw(duration_minutes=minutes))
     assert isinstance(result, Action) and result.duration_minutes == minutes

@@ -124,6 +124,9 @@ def test_consecutive_prompts_share_all_but_their_tail(cached_run):
     assert moved < grown / 2  # with a 10-row window and ~2.5 new rows a turn, about one turn in four
 
 
+GUIDE = "Actions you may take now"  # world.rules.prompt_text.turn_guide
+
+
 @pytest.mark.django_db
 def test_both_layouts_carry_the_same_content(cached_run):
     cached = RunWorld(Run.objects.get(pk=cached_run.pk))
@@ -150,11 +153,12 @@ def test_both_layouts_carry_the_same_content(cached_run):
         log, rest = a[1]["content"].split("\n\n", 1)
         log = "\n".join(line for line in log.split("\n") if line not in in_log)
         now, hot = b[1]["content"].split("\n\n" + HOT_HEADER + "\n")
-        # time, situation, cues and the ask, in the same words (recalled rows depend on how far back
-        # each prompt's rows reach; they are never rows the log shows)
-        assert unrecalled(rest) == unrecalled(now + "\n\n" + hot.rsplit("\n\n", 1)[1])
+        hot, ask = hot.split("\n\n" + GUIDE, 1)  # the hot window, then the guide and the ask that close the turn
+        # time, situation, cues, the guide and the ask, in the same words (recalled rows depend on how far
+        # back each prompt's rows reach; they are never rows the log shows)
+        assert unrecalled(rest) == unrecalled(now + "\n\n" + GUIDE + ask)
         log_rows = log.split("\n")[1:]
-        hot_rows = hot.rsplit("\n\n", 1)[0].split("\n")
+        hot_rows = hot.split("\n")
         newest = min(len(log_rows), HOT)
         assert log_rows[-newest:] == hot_rows[:newest][::-1]  # the newest rows, oldest first
         assert len(log_rows) > log_capacity(HOT) - log_step(HOT) or log_rows == hot_rows[::-1]

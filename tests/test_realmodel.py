@@ -9,7 +9,10 @@ it never skips.
 import pytest
 
 from voyage.bench.llama_server import ServerUnavailable, llama_server
-from voyage.bench.realmodel import compare, fail_share
+import json
+
+from voyage.bench.contract import NO_LONGER_HERE
+from voyage.bench.realmodel import compare, fail_share, reasons
 from voyage.models import LLMCall
 
 pytestmark = [pytest.mark.realmodel, pytest.mark.django_db]
@@ -47,5 +50,14 @@ def test_tokens_and_latencies_are_recorded(runs):
 
 def test_the_schema_lowers_the_share_of_action_fails(runs):
     schema, plain = fail_share(runs["schema"]), fail_share(runs["plain"])
-    print(f"ACTION_FAIL share with the schema {schema}, without {plain}")
+    print(f"ACTION_FAIL share with the schema {schema}, without {plain}; reasons with the schema "
+          f"{reasons(runs['schema'])}, without {reasons(runs['plain'])}")
     assert schema < plain
+    assert fail_share(runs["schema"], but=NO_LONGER_HERE) <= 0.10  # issue 19's target
+
+
+def test_every_answer_of_the_schema_run_parses(runs):
+    """The grammar holds what strict JSON needs: no raw line break inside a string, no answer cut off."""
+    for raw in LLMCall.objects.filter(run=runs["schema"], purpose="action").values_list("raw_answer", flat=True):
+        print(raw)
+        json.loads(raw)

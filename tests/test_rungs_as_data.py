@@ -44,7 +44,7 @@ class AttackingAt3(OfflineModel):
     def complete(self, request):
         if request.purpose == ACTION and request.agent_key == "edmund_hale":
             return ModelAnswer(text=json.dumps({
-                "action_type": "attack", "target_character": "Vivian Hale", "volume": "normal", "dialogue": "",
+                "action_type": "attack", "target_character": "Vivian Hale", "volume": None, "dialogue": "",
                 "duration_minutes": 3, "internal_monologue": "She knows."}))
         return super().complete(request)
 

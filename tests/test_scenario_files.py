@@ -67,6 +67,13 @@ def test_unknown_room_in_an_exit():
            f"(rule: exits, homes and props name rooms of the scenario)" in message
 
 
+def test_a_name_a_model_cannot_write_in_a_grammar():
+    text = as_copy(EDELWEISS).replace("display_name: Paolo Benedetti", 'display_name: Paolo "Il Conte" Benedetti')
+    message = refused(text)
+    assert "personas[2].display_name: the person name 'Paolo \"Il Conte\" Benedetti' holds a double quote" in message
+    assert "(rule: names hold no double quote, backslash or control character" in message
+
+
 def test_disconnected_graph():
     text = as_copy(EDELWEISS).replace("- [east_corridor, room_9]\n", "")
     message = refused(text)

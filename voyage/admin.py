@@ -1,8 +1,11 @@
 """Runs (configured through voyage.runconfig, driven by voyage.control), model profiles, and the
 read-only event log and model calls."""
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseNotAllowed
 from django.db import models
-from django.urls import reverse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import path, reverse
 from django.utils.html import format_html
 
 from memories.admin_filters import inspection_filters
@@ -20,11 +23,12 @@ class ModelProfileAdmin(admin.ModelAdmin):
                     "concurrency", "price_in_per_m", "price_out_per_m")
     list_filter = ("kind", "structured_output")
     search_fields = ("name", "model", "base_url")
-    readonly_fields = ("key_is_set",)
+    readonly_fields = ("key_is_set", "test_endpoint")
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     fieldsets = [
         (None, {"fields": ("name", "kind")}),
-        ("Endpoint", {"fields": ("base_url", "model", "api_key_env", "key_is_set", "structured_output")}),
+        ("Endpoint", {"fields": ("base_url", "model", "api_key_env", "key_is_set", "structured_output",
+                                 "test_endpoint")}),
         ("Reasoning", {"fields": ("reasoning", "reasoning_on", "reasoning_off"),
                        "description": "Per call purpose (action, reflection, trust, compaction, era, bulletin, "
                                       "dream, diary, importance): true/false. The chosen body is merged into "
@@ -41,6 +45,37 @@ class ModelProfileAdmin(admin.ModelAdmin):
         if obj is None or not obj.api_key_env:
             return None
         return bool(os.environ.get(obj.api_key_env))
+
+    @admin.display(description="structured output forms")
+    def test_endpoint(self, obj):
+        """A button in the change form, posting (with the form's CSRF token) to test_endpoint_view."""
+        if obj is None or obj.pk is None or obj.kind != ModelProfile.OPENAI:
+            return "save an OpenAI-compatible profile to test its endpoint"
+        return format_html('<button type="submit" class="button" name="_test_endpoint" formaction="{}" '
+                           'formnovalidate>Test this endpoint</button> <span class="help">one small request in each '
+                           'form (as saved): which it takes</span>',
+                           reverse("admin:voyage_modelprofile_test", args=[obj.pk]))
+
+    def get_urls(self):
+        own = [path("<int:pk>/test-endpoint/", self.admin_site.admin_view(self.test_endpoint_view),
+                    name="voyage_modelprofile_test")]
+        return own + super().get_urls()
+
+    def test_endpoint_view(self, request, pk):
+        """One small request in each form on the saved profile's endpoint; one message per form."""
+        from voyage.gateway.openai_client import GatewayConfig
+        from voyage.gateway.probe import REFUSES, TAKES, probe_forms
+
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        profile = get_object_or_404(ModelProfile, pk=pk, kind=ModelProfile.OPENAI)
+        levels = {TAKES: messages.SUCCESS, REFUSES: messages.WARNING}
+        for verdict in probe_forms(GatewayConfig.from_profile(profile)):
+            level = levels.get(verdict.outcome, messages.ERROR)
+            self.message_user(request, f"Endpoint of {profile.name}: {verdict}", level)
+        return redirect("admin:voyage_modelprofile_change", profile.pk)
 
 
 DONE = {"start": "Started", "pause": "Paused", "resume": "Resumed", "stop": "Stopped"}

@@ -1,10 +1,12 @@
 """The admin as a staff user drives it: a model profile, a run of five on the Edelweiss scenario started
 on a real worker, seen advancing, paused, resumed and cloned; a bad value refused at its field; a
-broken scenario file refused with its key path. Checked against the database each time."""
+broken scenario file refused with its key path; a model profile's endpoint tested form by form. Checked
+against the database each time."""
 import time
 
 from playwright.sync_api import expect
 
+from tests.fake_openai_server import FakeOpenAI
 from voyage.fleet import manage
 from world.scenarios.files import shipped_file
 
@@ -137,3 +139,32 @@ def test_a_broken_scenario_file_shows_its_key_path_and_loads_nothing(staff_page,
     expect(problems).to_contain_text("exits[3][1]: the exit names an unknown room 'ballroom'")
     expect(problems).to_contain_text("(rule: exits, homes and props name rooms of the scenario)")
     assert (count(site, "world_scenario"), count(site, "world_room")) == (scenarios, rooms)
+
+
+def test_staff_tests_an_endpoint_from_its_profile_page(staff_page, site):
+    """The "test this endpoint" button on a saved profile: one small request in each form to a real
+    server on 127.0.0.1 that refuses json_schema as llama-cpp-python's does, and a message per form."""
+    with FakeOpenAI(refuse_forms=("json_schema",)) as server:
+        page = staff_page
+        page.goto("/admin/voyage/modelprofile/add/")
+        page.fill("#id_name", "smol on llama-cpp-python")
+        page.select_option("#id_kind", "openai")
+        page.fill("#id_base_url", server.base_url)
+        page.fill("#id_model", "SmolLM2-135M-Instruct")
+        page.select_option("#id_structured_output", "json_schema")
+        page.click("input[name=_continue]")
+        expect(page.locator(".messagelist")).to_contain_text("was added successfully")
+        assert server.records == []  # saving sends nothing
+        page.click("button[name=_test_endpoint]")
+        messages = page.locator(".messagelist")
+        expect(messages).to_contain_text("Endpoint of smol on llama-cpp-python: json_schema: refuses it "
+                                         "(response_format type 'json_schema'; HTTP 500")
+        for form in ("none", "json_object", "json_object_schema"):
+            expect(messages).to_contain_text(f"Endpoint of smol on llama-cpp-python: {form}: takes it")
+        expect(page.locator(".messagelist .warning")).to_have_count(1)
+        expect(page.locator("button[name=_test_endpoint]")).to_be_visible()  # back on the profile's page
+        sent = [r["body"].get("response_format", {}).get("type") for r in server.records]
+        assert sent == [None, "json_object", "json_schema", "json_object"]
+    [(form,)] = site.query("SELECT structured_output FROM voyage_modelprofile WHERE name = %s",
+                           ("smol on llama-cpp-python",))
+    assert form == "json_schema"  # the test changes nothing on the profile

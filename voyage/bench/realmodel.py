@@ -4,9 +4,16 @@ SmolLM2-135M-Instruct runs behind llama-cpp-python's server on 127.0.0.1 (voyage
 the same ticks, seed and cast of the 1912 scenario run twice through the real OpenAI-compatible
 client on a fresh SQLite database: once with the profile's structured output `json_object_schema`
 (each action call carries its schema, in the form that server takes) and once with plain
-`json_object`. Prints calls, action_fail_share_schema, action_fail_share_plain, prompt_tokens,
-completion_tokens and s_per_call (mean latency of a call) over both runs; or, when the server
-cannot be built or started, one line saying why ("skipped").
+`json_object`. Prints calls, action_fail_share_schema, action_fail_share_plain, the same shares
+without "no longer here" (a target gone by the time the action resolves, which a tick-start snapshot
+cannot prevent), fail_reasons_schema and fail_reasons_plain (each ACTION_FAIL reason with names and
+rooms replaced by placeholders -> count: voyage.bench.contract), parroted_share (answers whose
+dialogue copies the rules text; both runs, then each), example_share_schema and example_share_plain
+(answers that are the turn's example answer, key for key), actions_schema and actions_plain
+(action_type -> count of the answers), unparsed_schema (raw answers of
+the schema run that are not valid JSON), prompt_tokens, completion_tokens and s_per_call (mean
+latency of a call) over both runs; or, when the server cannot be built or started, one line saying
+why ("skipped").
 """
 from __future__ import annotations
 
@@ -19,10 +26,11 @@ from pathlib import Path
 
 from django.db.models import Avg, Count, Q, Sum
 
+from voyage.bench.contract import NO_LONGER_HERE, action_mix, example_share, fail_reasons, parroted_share
 from voyage.bench.llama_server import MODEL_NAME, ServerUnavailable, llama_server
 from voyage.engine.runner import advance, create_run
 from voyage.models import LLMCall, ModelProfile, Run
-from world.models import Scenario
+from world.models import Persona, Prop, Room, Scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 FORMS = {"schema": ModelProfile.JSON_OBJECT_SCHEMA, "plain": ModelProfile.JSON_OBJECT}
@@ -71,10 +79,35 @@ def compare(base_url: str, ticks: int, agents: int) -> dict[str, Run]:
     return runs
 
 
-def fail_share(run: Run) -> float:
+def fail_share(run: Run, but: str | None = None) -> float:
+    """The share of a run's action calls that ended in ACTION_FAIL (`but`: not counting the reasons
+    that contain it)."""
     actions = LLMCall.objects.filter(run=run, purpose="action")
-    counts = actions.aggregate(n=Count("id"), failed=Count("id", filter=Q(outcome=LLMCall.ACTION_FAIL)))
+    failed = Q(outcome=LLMCall.ACTION_FAIL) & ~Q(detail__contains=but) if but else Q(outcome=LLMCall.ACTION_FAIL)
+    counts = actions.aggregate(n=Count("id"), failed=Count("id", filter=failed))
     return round(counts["failed"] / counts["n"], 4) if counts["n"] else 0.0
+
+
+def reasons(run: Run) -> dict[str, int]:
+    scenario = run.scenario
+    names = (Persona.objects.filter(scenario=scenario).values_list("display_name", flat=True),
+             Prop.objects.filter(scenario=scenario).values_list("name", flat=True),
+             Room.objects.filter(scenario=scenario).values_list("name", flat=True))
+    return fail_reasons(LLMCall.objects.filter(run=run, purpose="action", outcome=LLMCall.ACTION_FAIL),
+                        *(list(n) for n in names))
+
+
+def unparsed(run: Run) -> int:
+    """Answered action calls whose raw answer is not valid JSON."""
+    import json
+
+    count = 0
+    for raw in LLMCall.objects.filter(run=run, purpose="action", answered=True).values_list("raw_answer", flat=True):
+        try:
+            json.loads(raw)
+        except ValueError:
+            count += 1
+    return count
 
 
 def totals(runs: dict[str, Run]) -> dict:
@@ -85,6 +118,18 @@ def totals(runs: dict[str, Run]) -> dict:
         "calls": agg["n"],
         "action_fail_share_schema": fail_share(runs["schema"]),
         "action_fail_share_plain": fail_share(runs["plain"]),
+        "action_fail_share_schema_but_gone": fail_share(runs["schema"], but=NO_LONGER_HERE),
+        "action_fail_share_plain_but_gone": fail_share(runs["plain"], but=NO_LONGER_HERE),
+        "fail_reasons_schema": reasons(runs["schema"]),
+        "fail_reasons_plain": reasons(runs["plain"]),
+        "parroted_share": parroted_share(LLMCall.objects.filter(run__in=list(runs.values()), purpose="action")),
+        "parroted_share_schema": parroted_share(LLMCall.objects.filter(run=runs["schema"], purpose="action")),
+        "parroted_share_plain": parroted_share(LLMCall.objects.filter(run=runs["plain"], purpose="action")),
+        "example_share_schema": example_share(LLMCall.objects.filter(run=runs["schema"], purpose="action")),
+        "example_share_plain": example_share(LLMCall.objects.filter(run=runs["plain"], purpose="action")),
+        "actions_schema": action_mix(LLMCall.objects.filter(run=runs["schema"], purpose="action")),
+        "actions_plain": action_mix(LLMCall.objects.filter(run=runs["plain"], purpose="action")),
+        "unparsed_schema": unparsed(runs["schema"]),
         "prompt_tokens": agg["prompt"] or 0,
         "completion_tokens": agg["completion"] or 0,
         "cached_tokens": agg["cached"] or 0,

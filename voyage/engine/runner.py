@@ -14,7 +14,7 @@ from memories.models import DiaryEntry, Dream, Memory, MemorySummary
 from voyage.engine.budget import Budget
 from voyage.engine.tick import run_tick
 from voyage.engine.world import RunWorld
-from voyage.gateway.base import Gateway
+from voyage.gateway.base import FormRefused, Gateway
 from voyage.gateway.factory import gateway_for
 from voyage.models import Event, Run
 from voyage.usage import usage_summary
@@ -42,7 +42,9 @@ def advance(run: Run, until_tick: int, gateway: Gateway | None = None,
             on_tick: Callable[[int], None] | None = None, memory_inline: bool = False) -> Run:
     """Run ticks until `until_tick` is committed. Each tick commits alone; a failed commit throws the
     in-memory world away (the database stays as the last committed tick left it). A run whose
-    budget is used up stops early, PAUSED, with the reason in pause_reason.
+    budget is used up stops early, PAUSED, with the reason in pause_reason; so does one whose
+    endpoint refuses the profile's structured-output form (FormRefused: the tick it was in is not
+    committed, and runs again on resume once the profile is fixed).
 
     Memory jobs (compaction, dreams) go to the memory cluster, or with `memory_inline` are done
     right after each tick's commit, on this run's gateway, before the next tick starts."""
@@ -53,10 +55,13 @@ def advance(run: Run, until_tick: int, gateway: Gateway | None = None,
     try:
         while run.tick < until_tick:
             if why := budget.exhausted():
-                Run.objects.filter(pk=run.pk).update(state=Run.PAUSED, pause_reason=why)
-                run.state, run.pause_reason = Run.PAUSED, why
+                pause(run, why)
                 break
-            writer = run_tick(world, gateway)
+            try:
+                writer = run_tick(world, gateway)
+            except FormRefused as exc:
+                pause(run, str(exc))
+                break
             try:
                 writer.commit(writer.start_tick + 1, memory)
             except Exception:
@@ -68,6 +73,11 @@ def advance(run: Run, until_tick: int, gateway: Gateway | None = None,
     finally:
         gateway.close()
     return run
+
+
+def pause(run: Run, why: str) -> None:
+    Run.objects.filter(pk=run.pk).update(state=Run.PAUSED, pause_reason=why[:2000])
+    run.state, run.pause_reason = Run.PAUSED, why[:2000]
 
 
 def transcript_sha256(run: Run) -> str:

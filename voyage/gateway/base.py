@@ -54,6 +54,20 @@ class ModelAnswer:
         return self.text is None
 
 
+class GatewayConfigError(RuntimeError):
+    """The model profile cannot be used as it stands (its key variable is not set, its endpoint does
+    not take its structured-output form): no retry can help; the run pauses with this message."""
+
+
+class FormRefused(GatewayConfigError):
+    """The endpoint refused the structured-output form the profile sends."""
+
+    def __init__(self, profile: str, form: str, detail: str):
+        self.profile, self.form, self.detail = profile, form, detail
+        super().__init__(f"model profile {profile!r}: the endpoint refuses structured output {form!r} ({detail}); "
+                         "choose another form on the profile")
+
+
 class Gateway(ABC):
     """One call, a batch that an implementation may run concurrently, or a call started now and
     collected later (so a caller can go on building the next prompt while it is in flight)."""

@@ -1,7 +1,10 @@
 """The OpenAI-compatible gateway: any chat-completions endpoint (OpenRouter, vLLM, Ollama, llama.cpp
 server) through the `openai` SDK's AsyncOpenAI client.
 
-- A call never stops a run: timeouts, connection errors, 429 (honouring Retry-After), 5xx, a body
+- A call never stops a run, except when the endpoint refuses the profile's structured-output form (a
+  4xx, or a 500 whose body says so: structured.refuses_form). That is not retried: it raises
+  FormRefused, naming the profile and the form, and the run pauses with it (engine.runner.advance).
+  Otherwise timeouts, connection errors, 429 (honouring Retry-After), 5xx, a body
   that is not JSON and an empty answer are retried with exponential backoff and jitter; a call that
   still fails comes back as ModelAnswer(text=None, error=...) and the engine turns it into an
   ACTION_FAIL (actions) or a logged, skipped step (everything else).
@@ -33,7 +36,8 @@ from dataclasses import dataclass, field
 import openai
 
 from voyage.gateway import structured
-from voyage.gateway.base import ACTION, REASONING_DEFAULTS, TRUST, Gateway, ModelAnswer, ModelRequest
+from voyage.gateway.base import (ACTION, REASONING_DEFAULTS, TRUST, FormRefused, Gateway, GatewayConfigError,
+                                 ModelAnswer, ModelRequest)
 from voyage.gateway.json_extract import extract_json_object
 from voyage.gateway.retry import backoff_delay, parse_retry_after
 
@@ -44,10 +48,6 @@ log = logging.getLogger("voyage.gateway")
 # extraction when it has none. The other purposes answer in prose.
 JSON_PURPOSES = frozenset({ACTION, TRUST})
 ASK_FOR_JSON = "Answer with one JSON object only: no code fence, nothing before or after it."
-
-
-class GatewayConfigError(RuntimeError):
-    """The profile cannot be used as it stands (e.g. its key variable is not set)."""
 
 
 class EmptyAnswer(Exception):
@@ -61,6 +61,7 @@ class GatewayConfig:
     base_url: str
     model: str
     api_key_env: str = ""
+    profile: str = ""  # the model profile's name, for messages
     structured_output: str = structured.JSON_OBJECT  # how the endpoint takes a JSON answer (structured.py)
     reasoning: dict = field(default_factory=dict)
     reasoning_on: dict = field(default_factory=lambda: {"reasoning": {"enabled": True}})
@@ -76,7 +77,7 @@ class GatewayConfig:
     @classmethod
     def from_profile(cls, profile) -> "GatewayConfig":
         return cls(
-            base_url=profile.base_url, model=profile.model, api_key_env=profile.api_key_env,
+            base_url=profile.base_url, model=profile.model, api_key_env=profile.api_key_env, profile=profile.name,
             structured_output=profile.structured_output, reasoning=dict(profile.reasoning or {}),
             reasoning_on=dict(profile.reasoning_on or {}), reasoning_off=dict(profile.reasoning_off or {}),
             temperature=profile.temperature, max_tokens=profile.max_tokens, timeout_s=profile.timeout_s,
@@ -226,6 +227,8 @@ class OpenAIGateway(Gateway):
                 except asyncio.CancelledError:
                     raise
                 except openai.APIStatusError as exc:
+                    if "response_format" in body and structured.refuses_form(exc.status_code, exc.response.text):
+                        raise self._refusal(body["response_format"], exc) from None
                     error = self._describe(exc)
                     retriable = exc.status_code in RETRIABLE_STATUS or exc.status_code >= 500
                     # 429 says how long to wait; so may a 503
@@ -261,8 +264,15 @@ class OpenAIGateway(Gateway):
             return extract_json_object(content) or content
         return content
 
+    def _refusal(self, sent: dict, exc: openai.APIStatusError) -> FormRefused:
+        said = " ".join(exc.response.text.split())[:240]
+        detail = self._scrub(f"response_format type {sent.get('type')!r}; HTTP {exc.status_code}: {said}")
+        return FormRefused(self.config.profile or self.config.model, self.config.structured_output, detail)
+
     def _describe(self, exc: Exception) -> str:
-        text = f"{type(exc).__name__}: {exc}"[:300]
+        return self._scrub(f"{type(exc).__name__}: {exc}"[:300])
+
+    def _scrub(self, text: str) -> str:
         return text.replace(self._key, "***") if len(self._key) >= 4 else text
 
 

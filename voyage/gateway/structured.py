@@ -7,7 +7,11 @@
   OpenRouter, llama.cpp's own llama-server);
 - json_object_schema: {"type": "json_object", "schema": ...}, the form llama-cpp-python's server takes.
 
-A request with no schema of its own (a trust call) gets plain json_object from the schema forms. Pure.
+A request with no schema of its own (a trust call) gets plain json_object from the schema forms.
+
+An endpoint that does not take a form says so with an HTTP error (llama-cpp-python's server answers
+json_schema with a 500 whose body reads `literal_error: Input should be 'text' or 'json_object'`):
+`refuses_form` tells such an answer from a transient fault, since retrying cannot help. Pure.
 """
 from __future__ import annotations
 
@@ -32,3 +36,18 @@ def response_format(form: str, schema: dict | None) -> dict | None:
     if form == JSON_SCHEMA:
         return {"type": "json_schema", "json_schema": {"name": SCHEMA_NAME, "schema": schema, "strict": True}}
     return {"type": "json_object", "schema": schema}
+
+
+# What an error body says when it is about the structured-output form of the request.
+FORM_WORDS = ("response_format", "json_schema", "json_object", "literal_error", "guided_json", "grammar")
+NOT_ABOUT_THE_FORM = {401, 403, 404, 408, 409, 413, 429}  # a key, a route, a timeout, a size, a rate
+
+
+def refuses_form(status: int, body: str) -> bool:
+    """Whether an HTTP error refuses the request's structured-output form: a 4xx (but an
+    authentication, route, timeout, size or rate error), or a 500 or 501, whose body names the form
+    or response_format."""
+    if status in NOT_ABOUT_THE_FORM or not (400 <= status < 500 or status in (500, 501)):
+        return False
+    text = (body or "").lower()
+    return any(word in text for word in FORM_WORDS)

@@ -1,25 +1,63 @@
 """The six-key action contract as a JSON schema built for one agent and one turn. Pure.
 
 A structured-output endpoint holds the model to it while it writes, which small local models need
-to keep the contract. The schema is built from the same Situation that builds the prompt, so it
-names nothing the prompt does not: at rung 0 people are "someone (unknown 2)" and items
-"indistinct object 1", exactly as the prompt shows them. It narrows what the model can write; the
-parser (world.rules.actions) still validates every answer.
+to keep the contract. The schema is an `anyOf` of one branch per action the agent's rung allows,
+each with `action_type` as a constant and only what that action can take:
+
+- move: a room it can reach or name (the ways out, and the rooms its prompt names);
+- interact: a person or an item here; attack: a person here;
+- communicate: a person here with any volume, or nobody with normal or shout, and words to say;
+- sleep: no target.
+
+A branch with no possible target is left out. Only communicate takes a volume or dialogue (the
+others have null and ""). It is built from the same Situation that builds the prompt, so it names
+nothing the prompt does not: at rung 0 people are "someone (unknown 2)" and items "indistinct object
+1", exactly as the prompt shows them.
+
+What is said or thought is bounded by a `pattern`: one line of at most MAX_TEXT characters with no
+control character, double quote or backslash. A pattern because llama.cpp's converter ignores
+`maxLength` on a string that has a pattern, and its plain string rule admits raw control characters
+(which strict JSON refuses); no quote or backslash because llama.cpp and outlines apply a pattern to the
+string as written in JSON, jsonschema and the parser to its value, and only such a class means the
+same in both. Durations are an enum (converters drop integer minimum/maximum). The parser
+(world.rules.actions) still judges every answer. (Checked against llama-cpp-python 0.3.36: see
+tests/test_schema_grammar.py. OpenAI's strict mode wants an object, not an anyOf, at the root:
+not tried here.)
 """
 from __future__ import annotations
 
-from world.rules.actions import KEYS, MAX_DURATION, VOLUMES
+from world.rules.actions import DURATIONS, KEYS, MAX_TEXT, VOLUMES
 from world.rules.perception import Situation
 
-def nameable_targets(situation: Situation, rooms: tuple[str, ...] = ()) -> list[str]:
-    """What the agent can name right now, exactly as its prompt shows it: the people and items here,
-    then the ways out and any other room in `rooms` (rooms its prompt names), never the room it
-    stands in (moving there is an ACTION_FAIL)."""
-    names = [label for label, _, _ in situation.people] + [label for label, _ in situation.things]
+SAID_CHAR = r'[^"\\\x00-\x1f\x7f]'
+DEFS = {  # each string rule once, shared by the branches (a converter writes each $def once)
+    "said": {"type": "string", "pattern": f"^{SAID_CHAR}{{0,{MAX_TEXT}}}$"},
+    # communicate: something to say, beginning with a character that is not a space
+    "saying": {"type": "string", "pattern": rf'^[^"\\\x00-\x20\x7f]{SAID_CHAR}{{0,{MAX_TEXT - 1}}}$'},
+}
+SAID, SAYING = {"$ref": "#/$defs/said"}, {"$ref": "#/$defs/saying"}
+NULL = {"type": "null"}
+
+
+def rooms_in_reach(situation: Situation, rooms: tuple[str, ...] = ()) -> list[str]:
+    """Where it can move: the ways out, then any other room in `rooms` (rooms its prompt names),
+    never the room it stands in (moving there is an ACTION_FAIL)."""
+    names = []
     for room in [p.name for p in situation.exits] + list(rooms):
         if room != situation.room.name and room not in names:
             names.append(room)
     return names
+
+
+def people_here(situation: Situation) -> list[str]:
+    return [label for label, _, _ in situation.people]
+
+
+def nameable_targets(situation: Situation, rooms: tuple[str, ...] = ()) -> list[str]:
+    """What the agent can name right now, exactly as its prompt shows it: the people and items here,
+    then the rooms in reach."""
+    names = people_here(situation) + [label for label, _ in situation.things]
+    return names + [r for r in rooms_in_reach(situation, rooms) if r not in names]
 
 
 def rooms_named(text: str, room_names) -> tuple[str, ...]:
@@ -28,19 +66,42 @@ def rooms_named(text: str, room_names) -> tuple[str, ...]:
 
 
 def action_schema(situation: Situation, allowed_actions: tuple[str, ...], rooms: tuple[str, ...] = ()) -> dict:
-    """The JSON schema of one action answer: all six keys required, nothing else allowed."""
-    targets = nameable_targets(situation, rooms)
-    target = {"anyOf": [{"type": "string", "enum": targets}, {"type": "null"}]} if targets else {"type": "null"}
-    return {
-        "type": "object",
-        "properties": {
-            "action_type": {"type": "string", "enum": list(allowed_actions)},
-            "target_character": target,
-            "volume": {"anyOf": [{"type": "string", "enum": list(VOLUMES)}, {"type": "null"}]},
-            "dialogue": {"type": "string"},
-            "duration_minutes": {"type": "integer", "minimum": 1, "maximum": MAX_DURATION},
-            "internal_monologue": {"type": "string"},
-        },
-        "required": list(KEYS),
-        "additionalProperties": False,
+    """The JSON schema of one action answer: one branch per allowed action with a possible target,
+    each with all six keys required and nothing else allowed."""
+    branches = []
+    for action_type in allowed_actions:
+        branches += action_branches(action_type, situation, rooms)
+    return {"$defs": DEFS, "anyOf": branches}
+
+
+def action_branches(action_type: str, situation: Situation, rooms: tuple[str, ...] = ()) -> list[dict]:
+    """The branches of one action type (communicate has two: to a person, to the room)."""
+    people = people_here(situation)
+    if action_type == "move":
+        return _branch("move", rooms_in_reach(situation, rooms))
+    if action_type == "interact":
+        return _branch("interact", people + [label for label, _ in situation.things])
+    if action_type == "attack":
+        return _branch("attack", people)
+    if action_type == "communicate":
+        to_person = _branch("communicate", people, VOLUMES, SAYING)
+        return to_person + _branch("communicate", None, ("normal", "shout"), SAYING)
+    if action_type == "sleep":
+        return _branch("sleep", None)
+    return []
+
+
+def _branch(action_type: str, targets: list[str] | None, volumes=None, dialogue=None) -> list[dict]:
+    """One branch as a list: empty when the action names a target and none is possible."""
+    if targets is not None and not targets:
+        return []
+    properties = {
+        "action_type": {"type": "string", "const": action_type},
+        "target_character": {"type": "string", "enum": targets} if targets is not None else NULL,
+        "volume": {"type": "string", "enum": list(volumes)} if volumes else NULL,
+        "dialogue": dialogue or {"type": "string", "const": ""},
+        "duration_minutes": {"type": "integer", "enum": list(DURATIONS)},
+        "internal_monologue": SAID,
     }
+    return [{"type": "object", "properties": {k: properties[k] for k in KEYS}, "required": list(KEYS),
+             "additionalProperties": False}]

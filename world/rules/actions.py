@@ -1,18 +1,31 @@
 """The six-key action contract: parse a model's answer into an Action or an ActionFail reason.
 
 Pure: no ORM, no I/O. Every input string yields exactly one of the two, never an exception.
+
+It takes what the per-call schema (world.rules.action_schema) takes, and refuses the rest with a
+reason: `volume` and `dialogue` belong to `communicate` alone, `sleep` names nothing, a duration is
+one of DURATIONS, and what is said or thought is one line of at most MAX_TEXT characters with no
+control character in it. A raw control character inside a JSON string (a model's literal line break
+in its dialogue) is refused with a reason that says so, not as "not valid JSON". What the schema
+adds beyond this depends on the agent's situation (which targets are here), and resolve_target
+(world.rules.perception) judges that; the one thing the schema asks and this parser does not is
+that what is said holds no double quote or backslash (see action_schema.py for why).
 """
 from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 
 ACTION_TYPES = ("interact", "move", "communicate", "sleep", "attack")
 VOLUMES = ("whisper", "normal", "shout")
 KEYS = ("action_type", "target_character", "volume", "dialogue", "duration_minutes", "internal_monologue")
-MAX_DURATION = 480
-MAX_TEXT = 4000  # longer dialogue or monologue is cut, not failed: a verbose model still acts
+DURATIONS = (1, 3, 6, 10, 15, 30, 45, 60, 90, 120, 180, 240, 360, 480)  # minutes an action may take
+MAX_DURATION = DURATIONS[-1]
+MAX_TEXT = 300  # characters of dialogue, and of internal monologue
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+TEXT_KEYS = ("dialogue", "internal_monologue")
 
 
 @dataclass(frozen=True)
@@ -34,10 +47,20 @@ def parse_action(raw: str) -> Action | ActionFail:
     try:
         data = json.loads(raw)
     except (ValueError, TypeError, RecursionError):
-        return ActionFail("the answer is not valid JSON")
+        return ActionFail(_why_not_json(raw))
     if not isinstance(data, dict):
         return ActionFail(f"the answer is JSON but not an object (got {type(data).__name__})")
     return action_from_dict(data)
+
+
+def _why_not_json(raw) -> str:
+    """A model that writes a line break inside its dialogue has written JSON in all but that: say so."""
+    try:
+        json.loads(raw, strict=False)
+    except (ValueError, TypeError, RecursionError):
+        return "the answer is not valid JSON"
+    return ("the answer is not valid JSON: a string in it holds a raw control character "
+            "(a line break?); dialogue and internal_monologue are one line each")
 
 
 def action_from_dict(data: dict) -> Action | ActionFail:
@@ -51,6 +74,7 @@ def action_from_dict(data: dict) -> Action | ActionFail:
     action_type = data["action_type"]
     if action_type not in ACTION_TYPES:
         return ActionFail(f"action_type must be one of {', '.join(ACTION_TYPES)} (got {_show(action_type)})")
+    speaks = action_type == "communicate"
 
     target = data["target_character"]
     if target is not None and not isinstance(target, str):
@@ -58,44 +82,48 @@ def action_from_dict(data: dict) -> Action | ActionFail:
     target = target.strip() if target else None
 
     volume = data["volume"]
-    if action_type == "communicate":
-        if volume not in VOLUMES:
-            return ActionFail(f"volume must be one of {', '.join(VOLUMES)} to communicate (got {_show(volume)})")
-    elif volume is not None and volume not in VOLUMES:
-        return ActionFail(f"volume must be one of {', '.join(VOLUMES)} or null (got {_show(volume)})")
+    if speaks and volume not in VOLUMES:
+        return ActionFail(f"volume must be one of {', '.join(VOLUMES)} to communicate (got {_show(volume)})")
+    if not speaks and volume is not None:
+        return ActionFail(f"volume must be null unless you communicate (got {_show(volume)})")
 
-    dialogue = data["dialogue"]
-    if dialogue is not None and not isinstance(dialogue, str):
-        return ActionFail(f"dialogue must be a string (got {_show(dialogue)})")
-    dialogue = (dialogue or "").strip()[:MAX_TEXT]
+    texts = {}
+    for key in TEXT_KEYS:
+        text = data[key]
+        if not isinstance(text, str):
+            return ActionFail(f"{key} must be a string (got {_show(text)})")
+        if CONTROL.search(text):
+            return ActionFail(f"{key} must be one line with no control character (got {_show(text)})")
+        if len(text) > MAX_TEXT:
+            return ActionFail(f"{key} must be at most {MAX_TEXT} characters (got {len(text)})")
+        texts[key] = text.strip()
 
     duration = data["duration_minutes"]
     if (isinstance(duration, bool) or not isinstance(duration, (int, float))
             or (isinstance(duration, float) and not math.isfinite(duration)) or duration != int(duration)):
         return ActionFail(f"duration_minutes must be a whole number of minutes (got {_show(duration)})")
     duration = int(duration)
-    if not 1 <= duration <= MAX_DURATION:
-        return ActionFail(f"duration_minutes must be between 1 and {MAX_DURATION} (got {duration})")
+    if duration not in DURATIONS:
+        return ActionFail(f"duration_minutes must be one of {', '.join(map(str, DURATIONS))} (got {_show(duration)})")
 
-    monologue = data["internal_monologue"]
-    if monologue is not None and not isinstance(monologue, str):
-        return ActionFail(f"internal_monologue must be a string (got {_show(monologue)})")
-    monologue = (monologue or "").strip()[:MAX_TEXT]
-
-    if action_type == "communicate" and not dialogue:
+    if speaks and not texts["dialogue"]:
         return ActionFail("communicate needs a non-empty dialogue")
-    if action_type == "communicate" and volume == "whisper" and not target:
+    if not speaks and texts["dialogue"]:
+        return ActionFail("dialogue must be empty unless you communicate")
+    if speaks and volume == "whisper" and not target:
         return ActionFail("a whisper needs a target_character")
     if action_type in ("interact", "move", "attack") and not target:
         return ActionFail(f"{action_type} needs a target_character")
+    if action_type == "sleep" and target:
+        return ActionFail("sleep takes no target_character (it must be null)")
 
     return Action(
         action_type=action_type,
         target=target,
         volume=volume or "normal",
-        dialogue=dialogue,
+        dialogue=texts["dialogue"],
         duration_minutes=duration,
-        internal_monologue=monologue,
+        internal_monologue=texts["internal_monologue"],
     )
 
 

@@ -1,13 +1,30 @@
-"""The fixed text of the rules every action prompt opens with (its stable prefix)."""
+"""The text of the rules every action prompt opens with (its stable prefix), and the few lines that
+close each turn's prompt: the actions allowed now and one example answer built for this agent's
+rung and situation. Pure.
 
-RULES = """You are living one turn at a time in a place you must make sense of. Each turn is three minutes.
-Answer every turn with ONE JSON object with exactly these six keys and nothing else:
-{"action_type": "interact | move | communicate | sleep | attack",
- "target_character": "a person's name or label, an item's name or label, a room's name, or null",
- "volume": "whisper | normal | shout (communicate only; otherwise null)",
- "dialogue": "the exact words you say aloud (communicate), otherwise an empty string",
- "duration_minutes": 1-480 (how long the action takes you),
- "internal_monologue": "your private thought; nobody else ever reads it"}
+The answer format names the six keys and says what each takes in plain sentences, with no JSON
+template of placeholder strings: small models copied such placeholders into their dialogue. The
+one example a turn shows is a whole answer of the right shape, in the agent's own situation, naming
+only what its prompt names and saying nothing of any scenario. It is not always the same action:
+a model that copies it (SmolLM2-135M does) would otherwise have every agent do the same thing.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+
+from world.rules.action_schema import action_branches, people_here, rooms_in_reach
+from world.rules.actions import DURATIONS, KEYS, MAX_TEXT
+from world.rules.perception import Situation
+
+RULES = f"""You are living one turn at a time in a place you must make sense of. Each turn is three minutes.
+Answer every turn with ONE JSON object with exactly these six keys and nothing else: {", ".join(KEYS)}.
+Use only an action your turn allows, and name people, items and rooms exactly as your turn shows them.
+Only communicate takes a volume (whisper, normal or shout) and dialogue, the words you say; any other
+action has volume null and dialogue "". Sleep names nobody: its target_character is null.
+duration_minutes is one of {", ".join(map(str, DURATIONS))}.
+dialogue and internal_monologue (your private thought) are in your own words, one line each, at most
+{MAX_TEXT} characters.
 The rules of this place:
 - move: name any room; you walk one room per turn along the shortest way. Others see you come and go.
 - interact: examine an item here, or approach a person here. Some items tell you who you are.
@@ -19,3 +36,61 @@ The rules of this place:
 - attack: strike a person here. It may kill. Everyone awake in the room will see it.
 An answer that breaks these rules is an ACTION_FAIL: you lose the turn and remember why.
 """
+
+WHAT_EACH_NAMES = {
+    "move": "a room: a way out, or a room you know by name",
+    "interact": "a person or an item here",
+    "communicate": "a person here, or null to speak to the room",
+    "sleep": "null",
+    "attack": "a person here",
+}
+
+
+def allowed_now(situation: Situation, allowed_actions: tuple[str, ...], rooms: tuple[str, ...] = ()) -> list[str]:
+    """The actions the agent's rung allows that have something to aim at here (as in its schema)."""
+    return [a for a in allowed_actions if action_branches(a, situation, rooms)]
+
+
+# The example answers a turn may show, one per kind: (action, duration, volume, dialogue, thought).
+# No attack: an example must not suggest striking anyone. No sleep either, unless nothing else is
+# possible: a small model copies the example, and a quarter of its turns asleep for ten ticks would
+# leave most agents asleep most of the day.
+EXAMPLES = (
+    ("interact", 3, None, "", "I want a closer look at this."),
+    ("move", 3, None, "", "I will see what lies that way."),
+    ("communicate", 3, "normal", "Hello.", "I want to hear what they say."),
+)
+FALLBACK = ("sleep", 30, None, "", "I need to rest.")  # when the rung allows none of them here
+
+
+def example_targets(situation: Situation, allowed_actions: tuple[str, ...]) -> list[tuple[tuple, list]]:
+    """The example kinds this turn allows, each with what it may name here."""
+    people = people_here(situation)
+    names = {"interact": [label for label, _ in situation.things] + people, "move": rooms_in_reach(situation),
+             "communicate": people}
+    return [(shape, names[shape[0]]) for shape in EXAMPLES if shape[0] in allowed_actions and names[shape[0]]]
+
+
+def example_answer(situation: Situation, allowed_actions: tuple[str, ...], key: str = "") -> dict:
+    """One valid answer of the right shape for this situation, chosen by a stable hash of `key` (the
+    agent's key and the tick; never the run's RNG, whose draws make the transcript), so agents and
+    turns see different examples: first the kind (examine or approach something here, walk a way
+    out, speak to a person here) among those this turn allows, then what it names; sleep only when
+    none of them is possible here. Never an attack."""
+    digest = hashlib.sha256(key.encode()).digest()
+    options = example_targets(situation, allowed_actions) or [(FALLBACK, [None])]
+    shape, targets = options[int.from_bytes(digest[:8], "big") % len(options)]
+    action_type, minutes, volume, dialogue, thought = shape
+    target = targets[int.from_bytes(digest[8:16], "big") % len(targets)]
+    return {"action_type": action_type, "target_character": target, "volume": volume, "dialogue": dialogue,
+            "duration_minutes": minutes, "internal_monologue": thought}
+
+
+def turn_guide(situation: Situation, allowed_actions: tuple[str, ...], rooms: tuple[str, ...] = (),
+               key: str = "") -> str:
+    """The lines before "Your turn": the actions allowed now, and the example answer (`key`: what
+    picks it, e.g. "<agent key>:<tick>")."""
+    actions = "; ".join(f"{a} ({WHAT_EACH_NAMES[a]})" for a in allowed_now(situation, allowed_actions, rooms))
+    example = json.dumps(example_answer(situation, allowed_actions, key), ensure_ascii=False)
+    return (f"Actions you may take now, and what each names: {actions}.\n"
+            f"An example of the form only (choose your own action): {example}")

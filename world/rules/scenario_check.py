@@ -20,6 +20,8 @@ OWNERS = "a prop's owner is a persona of the scenario"
 RUNG_LEVELS = "rung levels run 0, 1, 2… without gaps"
 SPOUSES = "spouses are mutual and share a home"
 UNIQUE = "keys and names are unique (an agent names rooms, people and things by them)"
+WRITABLE = ("names hold no double quote, backslash or control character (a model writes them in a JSON "
+            "string, and llama.cpp's grammar converter cannot hold a quote or backslash in a name)")
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,9 @@ def _unique(world: WorldSketch) -> list[Problem]:
              + [("prop", p.name, _at(p.path, "name")) for p in world.props])
     seen: dict[str, str] = {}
     for what, name, path in named:
+        if any(c in name for c in '"\\') or any(ord(c) < 32 or ord(c) == 127 for c in name):
+            problems.append(Problem(WRITABLE, path, f"the {what} name {name!r} holds a double quote, a backslash "
+                                                    "or a control character"))
         folded = name.strip().casefold()
         if folded in seen:
             problems.append(Problem(UNIQUE, path, f"the {what} name {name!r} is already the name of a {seen[folded]}"))

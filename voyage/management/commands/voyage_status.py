@@ -1,9 +1,10 @@
 """List runs: tick, state (queued, running, paused, finished, failed), memory jobs still queued and
-the last error. A finished run whose memory jobs are still queued says so: its summaries and dreams
-come only when a memory worker takes them.
+the last error, or why a paused run paused itself (its budget, an endpoint refusing its form). A
+finished run whose memory jobs are still queued says so: its summaries and dreams come only when a
+memory worker takes them.
 
 `--json`: one JSON line per run with run_id, tick, target_ticks, state, error, claimed_by,
-jobs_pending, transcript_sha256."""
+pause_reason, jobs_pending, transcript_sha256."""
 from __future__ import annotations
 
 import json
@@ -16,7 +17,7 @@ from voyage.models import Run
 
 
 class Command(BaseCommand):
-    help = "List runs with their tick, state and last error."
+    help = "List runs with their tick, state and last error (or why a run paused itself)."
 
     def add_arguments(self, parser):
         parser.add_argument("--json", action="store_true", help="one JSON line per run")
@@ -30,7 +31,8 @@ class Command(BaseCommand):
             for run in runs:
                 self.stdout.write(json.dumps({
                     "run_id": run.pk, "tick": run.tick, "target_ticks": run.target_ticks, "state": run.state,
-                    "error": run.error, "claimed_by": run.claimed_by, "jobs_pending": pending(run.pk),
+                    "error": run.error, "pause_reason": run.pause_reason, "claimed_by": run.claimed_by,
+                    "jobs_pending": pending(run.pk),
                     "transcript_sha256": transcript_sha256(run),
                 }))
             return
@@ -38,7 +40,8 @@ class Command(BaseCommand):
         waiting = []
         for run in runs:
             progress = f"{run.tick}/{run.target_ticks}"
-            error = run.error.splitlines()[0][:100] if run.error else ""
+            problem = run.error or run.pause_reason
+            error = problem.splitlines()[0][:160] if problem else ""
             jobs = pending(run.pk)
             if jobs and run.state == Run.FINISHED:
                 waiting.append((run.pk, jobs))
