@@ -12,7 +12,7 @@ OPENERS = ("Let me think.", "Hm. You ask a great deal.", "I am not sure I should
 @dataclass(frozen=True)
 class InterviewHints:
     question: str
-    subject: str  # how the prompt names the agent: its name, or "I" below the rung that knows it
+    subject: str  # how the prompt names the agent: its name, or "" below the rung that knows it
     clock: str  # as the prompt states the time
     lines: tuple[str, ...]  # its hot window as the prompt shows it, newest first
 
@@ -23,5 +23,6 @@ def _clip(text: str, n: int) -> str:
 
 def interview(rng: random.Random, h: InterviewHints) -> str:
     remembered = " / ".join(_clip(line, 160) for line in h.lines[:2]) or "nothing at all"
-    return (f"{CANNED} {h.subject}, asked at {h.clock}: “{_clip(h.question, 300)}” — {rng.choice(OPENERS)} "
+    who = h.subject or "someone who does not know their own name"
+    return (f"{CANNED} ({who}, {h.clock}) “{_clip(h.question, 300)}” — {rng.choice(OPENERS)} "
             f"What I remember last: {remembered}")

@@ -90,7 +90,7 @@ def interview_request(agent: AgentState, mind, question: str) -> ModelRequest:
     then.rung = mind.rung  # who it knew itself to be at T (the copy is never saved)
     messages = interview_messages(mind, identity_text(then), question, rungs)
     named = knows(rungs, mind.rung, OWN_NAME)
-    hints = InterviewHints(question=question, subject=agent.persona.display_name if named else "I",
+    hints = InterviewHints(question=question, subject=agent.persona.display_name if named else "",
                            clock=sim_clock(mind.tick) if knows(rungs, mind.rung, SETTING) else part_of_day(mind.tick),
                            lines=tuple(r.text for r in reversed(mind.rows)))
     return ModelRequest(purpose=INTERVIEW, messages=messages, tick=mind.tick, agent_id=agent.id,
