@@ -17,6 +17,8 @@ SHOWN = {
     "wind_down": lambda e, who, room: f"Evening: {e.text}.",
     "bulletin": lambda e, who, room: f"📰 {e.text}",
     "action_fail": lambda e, who, room: f"{who}: ACTION_FAIL — {e.text}",
+    "intervention": lambda e, who, room: f"✋ Intervention by {e.data.get('by')} "
+                                         f"({'in the ' + room if e.data.get('what') == 'room_event' else 'planted in ' + who}): {e.text}",
 }
 
 

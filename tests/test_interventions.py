@@ -1,0 +1,176 @@
+"""Interventions (issue 23, item 2): an event in a room perceived as the acoustic rules say, a memory
+planted in one agent, refused when they break a rule; replays repeat them, forks copy those before
+their tick, and the run's figures count them."""
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+
+from memories.models import Memory
+from tests.memory_helpers import new_run
+from voyage.engine.runner import advance, run_summary, transcript_sha256
+from voyage.fork import fork
+from voyage.instruments.interventions import InterventionError, intervene
+from voyage.instruments.models import Intervention
+from voyage.models import Event, LLMCall, Run
+from voyage.runconfig import replay_run
+from voyage.transcript import markdown
+from world.models import AgentState, Exit, Room
+
+pytestmark = pytest.mark.django_db
+
+
+def paused(run: Run) -> Run:
+    Run.objects.filter(pk=run.pk).update(state=Run.PAUSED)
+    run.refresh_from_db()
+    return run
+
+
+def played(ticks: int, stop_at: int, seed: int = 4) -> Run:
+    return paused(advance(new_run(seed=seed, target_ticks=ticks), stop_at))
+
+
+def event_lines(run: Run, *, upto_commit: int | None = None) -> list:
+    """The event log as transcript_sha256 reads it (content only), optionally only what the first
+    `upto_commit` ticks committed."""
+    rows = Event.objects.filter(run=run).order_by("seq").values_list("tick", "kind", "actor__persona__key",
+                                                                    "room__key", "text", "data")
+    lines = [json.dumps(list(r), sort_keys=True) for r in rows]
+    if upto_commit is None:
+        return lines
+    return [line for line, r in zip(lines, rows) if r[0] < upto_commit or (r[0] == upto_commit and r[1] in LATE)]
+
+
+LATE = {"reflection", "wind_down", "nightfall", "bulletin"}
+
+
+def vast_room_with_neighbours(run: Run):
+    """A vast room, a quiet room next door, and a room two doors away (not next door)."""
+    rooms = {r.id: r for r in Room.objects.filter(scenario=run.scenario)}
+    doors: dict[int, set[int]] = {i: set() for i in rooms}
+    for a, b in Exit.objects.filter(scenario=run.scenario).values_list("a_id", "b_id"):
+        doors[a].add(b)
+        doors[b].add(a)
+    for room in rooms.values():
+        quiet = [rooms[i] for i in doors[room.id] if rooms[i].ambient_noise == "low"]
+        far = [rooms[j] for i in doors[room.id] for j in doors[i] if j != room.id and j not in doors[room.id]]
+        if room.scale == "vast" and quiet and far:
+            return room, quiet[0], far[0]
+    pytest.fail("the scenario has no vast room with a quiet neighbour")
+
+
+def place(run, room, *, asleep=False, skip=()) -> AgentState:
+    agent = AgentState.objects.filter(run=run, alive=True).exclude(pk__in=[a.pk for a in skip]).order_by("id").first()
+    AgentState.objects.filter(pk=agent.pk).update(location=room, asleep=asleep)
+    agent.refresh_from_db()
+    return agent
+
+
+def rows_since(agent, first_id):
+    return list(Memory.objects.filter(agent=agent, id__gt=first_id).values_list("kind", "text"))
+
+
+@pytest.mark.parametrize("how", ["sound", "sight"])
+def test_a_room_event_is_perceived_as_the_acoustic_rules_say_and_not_beyond(how):
+    run = played(40, 10)
+    vast, quiet, far = vast_room_with_neighbours(run)
+    AgentState.objects.filter(run=run).update(location=far)  # everyone else two doors away
+    awake = place(run, vast)
+    sleeper = place(run, vast, asleep=True, skip=[awake])
+    next_door = place(run, quiet, skip=[awake, sleeper])
+    first = Memory.objects.order_by("-id").values_list("id", flat=True).first()
+    intervene(run, "room_event", "The lights go out.", room=vast.key, how=how, made_by="tester")
+    said = ("heard" if how == "sound" else "seen", f"In the {vast.name}: The lights go out.")
+    assert rows_since(awake, first) == [said]
+    if how == "sound":  # a loud sound: routed as a shout
+        assert rows_since(sleeper, first) == [said]
+        assert rows_since(next_door, first) == [("observed", f"Something loud happened nearby, in the {vast.name}.")]
+    else:  # a visible change: only those awake in the room
+        assert rows_since(sleeper, first) == [] and rows_since(next_door, first) == []
+    others = Memory.objects.filter(id__gt=first).exclude(agent__in=[awake, sleeper, next_door])
+    assert not others.exists()  # two doors away: nothing
+    event = Event.objects.get(run=run, kind="intervention")
+    assert event.tick == 10 and event.room_id == vast.id and event.data["by"] == "tester"
+    assert event.data["delivered"][awake.persona.key] == ("HEARD" if how == "sound" else "SEEN")
+    assert "✋ Intervention by tester (in the " + vast.name in markdown(run)
+
+
+def test_a_planted_memory_reaches_only_its_agent_and_its_next_prompt():
+    run = played(40, 20)
+    agent = AgentState.objects.filter(run=run, alive=True, asleep=False).select_related("persona").first()
+    words = "You remember a green door in the hold, and that it must stay shut."
+    intervene(run, "memory", words, agent=agent.persona.key)
+    assert list(Memory.objects.filter(text=words).values_list("agent_id", "kind", "tick")) == [(agent.id, "planted", 20)]
+    Run.objects.filter(pk=run.pk).update(state=Run.RUNNING)
+    advance(run, 24)
+    prompts = {c.agent_id: c.prompt for c in LLMCall.objects.filter(run=run, tick=20, purpose="action")}
+    assert words in json.dumps(prompts[agent.id], ensure_ascii=False)
+    assert not any(words in json.dumps(p, ensure_ascii=False) for aid, p in prompts.items() if aid != agent.id)
+    assert Memory.objects.filter(text__contains="green door").exclude(agent=agent).count() == 0
+
+
+def test_a_fork_with_an_intervention_equals_its_source_before_and_differs_after():
+    source = advance(new_run(seed=6, target_ticks=40), 40)
+    child = fork(source, 20)
+    intervene(child, "room_event", "A telegram is pinned to the notice board.", room=vast_room_with_neighbours(child)[0].key,
+              how="sight", made_by="tester")
+    Run.objects.filter(pk=child.pk).update(state=Run.RUNNING)
+    advance(child, 40)
+    assert event_lines(child, upto_commit=20) == event_lines(source, upto_commit=20)
+    assert event_lines(child) != event_lines(source)
+    assert transcript_sha256(child) != transcript_sha256(source)
+
+
+def test_a_replay_repeats_the_interventions_and_a_fork_copies_those_before_its_tick():
+    source = played(40, 10, seed=8)
+    vast = vast_room_with_neighbours(source)[0]
+    intervene(source, "room_event", "The lights go out.", room=vast.key, made_by="tester")
+    agent = AgentState.objects.filter(run=source, alive=True).select_related("persona").first()
+    intervene(source, "memory", "Someone has been in my cabin.", agent=agent.persona.key, tick=30, made_by="tester")
+    assert Intervention.objects.filter(run=source, applied=False).count() == 1  # waits for tick 30
+    Run.objects.filter(pk=source.pk).update(state=Run.RUNNING)
+    advance(source, 40)
+    assert Event.objects.filter(run=source, kind="intervention").values_list("tick", flat=True).count() == 2
+    replay = replay_run(source)
+    advance(replay, replay.target_ticks)
+    assert transcript_sha256(replay) == transcript_sha256(source)
+    assert run_summary(replay, 0)["interventions"] == run_summary(source, 0)["interventions"] == 2
+    child = fork(source, 20)
+    assert list(Event.objects.filter(run=child, kind="intervention").values_list("tick", "text")) == \
+        [(10, "The lights go out.")]
+    assert not Intervention.objects.filter(run=child, tick=30).exists()
+
+
+def test_the_status_line_counts_interventions():
+    run = played(40, 10)
+    intervene(run, "memory", "A voice: look behind the clock.",
+              agent=AgentState.objects.filter(run=run).first().persona.key)
+    out = io.StringIO()
+    call_command("voyage_status", "--json", "--run", str(run.pk), stdout=out)
+    assert json.loads(out.getvalue())["interventions"] == 1
+
+
+def test_bad_interventions_are_refused_by_name_and_nothing_is_written():
+    run = played(40, 10)
+    dead = AgentState.objects.filter(run=run).select_related("persona").last()
+    AgentState.objects.filter(pk=dead.pk).update(alive=False)
+    someone = AgentState.objects.filter(run=run, alive=True).select_related("persona").first()
+    counts = (Event.objects.count(), Memory.objects.count(), Intervention.objects.count())
+    for kwargs, says in [
+        (dict(kind="room_event", text="Smoke!", room="the-moon"), "has no room 'the-moon'"),
+        (dict(kind="memory", text="Hello.", agent=dead.persona.key), "is dead"),
+        (dict(kind="memory", text="Hello.", agent="nobody"), "no agent 'nobody'"),
+        (dict(kind="memory", text="  ", agent=someone.persona.key), "text: say what happens"),
+        (dict(kind="memory", text="Hello.", agent=someone.persona.key, tick=5), "earlier: fork it"),
+        (dict(kind="room_event", text="Smoke!", room=someone.location.key, how="smell"), "how:"),
+        (dict(kind="weather", text="Fog."), "kind:"),
+    ]:
+        with pytest.raises(InterventionError, match=says):
+            intervene(run, **kwargs)
+    Run.objects.filter(pk=run.pk).update(state=Run.RUNNING)
+    with pytest.raises(InterventionError, match="pause it first"):
+        intervene(run, "memory", "Hello.", agent=someone.persona.key)
+    assert (Event.objects.count(), Memory.objects.count(), Intervention.objects.count()) == counts
