@@ -1,9 +1,10 @@
-"""Interviews through the API: ask an agent a question as it stood at a tick, and list what it was
-asked. Staff session (with the CSRF header) or API token, as every operation (voyage/api/auth.py)."""
+"""Interviews and interventions through the API: ask an agent a question as it stood at a tick, and
+list what it was asked; change a paused run's world, and list the changes. Staff session (with the
+CSRF header) or API token, as every operation (voyage/api/auth.py)."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Optional
+from typing import Literal, Optional
 
 from ninja import Field, Query, Router, Schema, Status
 
@@ -12,9 +13,10 @@ from voyage.api.errors import errors
 from voyage.api.runs import RunId, get_run
 from voyage.api.schemas import MAX_TICKS, Body
 from voyage.instruments.interviews import MAX_QUESTION, InterviewError, ask
-from voyage.instruments.models import Interview
+from voyage.instruments.interventions import MAX_TEXT, InterventionError, intervene
+from voyage.instruments.models import Intervention, Interview
 
-router = Router(tags=["interviews"])
+router = Router(tags=["interviews and interventions"])
 
 
 class InterviewIn(Body):
@@ -65,3 +67,48 @@ def interviews(request, run_id: int = RunId, key: str = AgentKey, limit: int = Q
     rows = (Interview.objects.filter(agent=agent).select_related("call", "asked_by", "agent__persona")
             .defer("call__prompt_z").order_by("-id")[:limit])
     return [interview_out(iv) for iv in rows]
+
+
+class InterventionIn(Body):
+    kind: Literal["room_event", "memory"]
+    text: str = Field(min_length=1, max_length=MAX_TEXT)
+    tick: Optional[int] = Field(None, ge=0, le=MAX_TICKS, description="null: the run's current tick (applied at once)")
+    room: Optional[str] = Field(None, max_length=60, description="room_event: the room's key")
+    how: Literal["sound", "sight"] = Field("sound", description="room_event: a loud sound, or a visible change")
+    agent: Optional[str] = Field(None, max_length=60, description="memory: the agent's persona key")
+
+
+class InterventionOut(Schema):
+    id: int
+    tick: int
+    kind: str
+    text: str
+    room: Optional[str] = None
+    how: str
+    agent: Optional[str] = None
+    made_by: str
+    applied: bool
+
+
+def intervention_out(iv: Intervention) -> dict:
+    return {"id": iv.pk, "tick": iv.tick, "kind": iv.kind, "text": iv.text, "room": iv.room.key if iv.room_id else None,
+            "how": iv.how, "agent": iv.agent.persona.key if iv.agent_id else None, "made_by": iv.made_by,
+            "applied": iv.applied}
+
+
+@router.post("/runs/{run_id}/interventions", response={201: InterventionOut, **errors()},
+             summary="Change the world of a paused run at a tick: an event in a room, or a planted memory")
+def add_intervention(request, body: InterventionIn, run_id: int = RunId):
+    try:
+        made = intervene(get_run(run_id), body.kind, body.text, tick=body.tick, room=body.room, how=body.how,
+                         agent=body.agent, made_by=request.auth.get_username())
+    except InterventionError as exc:
+        return Status(422, {"detail": [{"loc": ["body"], "msg": str(exc), "type": "value_error"}]})
+    return Status(201, intervention_out(made))
+
+
+@router.get("/runs/{run_id}/interventions", response={200: list[InterventionOut], **errors()},
+            summary="The run's interventions, in tick order")
+def interventions(request, run_id: int = RunId):
+    rows = Intervention.objects.filter(run=get_run(run_id)).select_related("room", "agent__persona").order_by("tick", "id")
+    return [intervention_out(iv) for iv in rows]

@@ -53,6 +53,9 @@ def check(run: Run, kind: str, text, tick, room, how, agent) -> dict:
     if run.state not in STATES:
         raise InterventionError(f"run {run.pk} is {run.state}: pause it first (interventions go into a paused "
                                 f"run, or a fork, which waits paused at its tick)")
+    if run.claimed_by:
+        raise InterventionError(f"run {run.pk} is {run.state} but a worker ({run.claimed_by}) is still finishing its "
+                                f"tick: try again in a moment")
     tick = run.tick if tick is None or tick == "" else tick
     if not isinstance(tick, int) or isinstance(tick, bool):
         raise InterventionError(f"tick: a whole number, not {tick!r}")
