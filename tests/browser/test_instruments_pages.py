@@ -1,8 +1,10 @@
-"""Interviews in a real browser (issue 23): staff open an agent, ask a question as it stood at an
-earlier tick and read its answer; a hostile model's answer, and a hostile question, stay text."""
+"""Interviews and interventions in a real browser (issue 23): staff open an agent, ask a question as
+it stood at an earlier tick and read its answer; a hostile model's answer, and a hostile question,
+stay text; staff pause a run, add a room event, resume, and find it in the feed and the room."""
 from playwright.sync_api import expect
 
 from tests.browser.hostile_openai import PAYLOADS, TITLE_PAYLOAD
+from voyage.fleet import wait_for
 from voyage.gateway.offline_interview import CANNED
 from world.time import sim_clock
 
@@ -50,3 +52,34 @@ def test_a_hostile_answer_to_a_hostile_question_stays_text(staff_page, page_watc
     assert staff_page.locator("article.interview img").count() == 0
     assert staff_page.locator("article.interview script").count() == 0
     assert not page_watch.dialogs and not page_watch.page_errors
+
+
+def test_pause_a_run_add_a_room_event_resume_and_see_it_in_the_feed_and_the_room(staff_page, page_watch, site,
+                                                                                 advancing_run):
+    run_id = advancing_run
+    staff_page.goto(f"/runs/{run_id}/")
+    staff_page.locator("button", has_text="Pause").click()
+    wait_for(lambda: site.query("SELECT state, claimed_by FROM voyage_run WHERE id = %s", (run_id,))[0] == ("paused", ""),
+             timeout=30, what="the worker to let the paused run go")
+    [(room, room_name)] = site.query(
+        "SELECT r.key, r.name FROM agent_state a JOIN world_room r ON r.id = a.location_id "
+        "WHERE a.run_id = %s AND a.alive ORDER BY a.id LIMIT 1", (run_id,))
+    tick = site.db.run_row(run_id)[0]
+    words = "The lights go out. " + PAYLOADS[0]
+    staff_page.goto(f"/runs/{run_id}/")
+    form = staff_page.locator("form.intervene")
+    form.locator("select[name=kind]").select_option("room_event")
+    form.locator("select[name=room]").select_option(room)
+    form.locator("textarea[name=text]").fill(words)
+    form.locator("button[type=submit]").click()
+    expect(staff_page.locator("ul.messages")).to_contain_text(f"Intervention at tick {tick} applied.")
+    item = staff_page.locator("#feed li[data-kind=intervention]").first
+    expect(item.locator(".what")).to_contain_text(f"Intervention by {site.staff[0]}: {words}")
+    staff_page.locator("button", has_text="Resume").click()
+    wait_for(lambda: site.db.run_row(run_id)[0] > tick + 1, timeout=60, what="the resumed run to advance")
+    heard = site.query("SELECT count(*) FROM memory_stream WHERE run_id = %s AND tick = %s AND text = %s",
+                       (run_id, tick, f"In the {room_name}: {words}"))[0][0]
+    assert heard >= 1  # everyone in the room heard it (at least the agent found there)
+    staff_page.goto(f"/runs/{run_id}/rooms/{room}/?tick={tick}")
+    expect(staff_page.locator("main")).to_contain_text(words)
+    assert staff_page.title() != TITLE_PAYLOAD and not page_watch.dialogs and not page_watch.page_errors
