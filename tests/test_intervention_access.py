@@ -85,3 +85,21 @@ def test_the_command_intervenes_or_forks_and_intervenes(run):
     child = Run.objects.get(pk=line["run_id"])
     assert child.forked_from_id == run.pk and child.tick == 5 and line["applied"]
     assert Event.objects.filter(run=child, kind="intervention").count() == 1  # the source's at tick 10 is after 5
+
+
+def test_the_admin_adds_an_intervention_through_the_same_checks(run):
+    admin = Client()
+    admin.force_login(User.objects.create_superuser("admin", password="pw"))
+    agent = AgentState.objects.filter(run=run).select_related("location").first()
+    url = "/admin/instruments/intervention/add/"
+    body = {"run": run.pk, "kind": "room_event", "room": agent.location_id, "how": "sight", "agent": "",
+            "text": "A telegram is pinned to the notice board.", "tick": ""}
+    AgentState.objects.filter(pk=agent.pk).update(alive=False)
+    refused = admin.post(url, {**body, "kind": "memory", "room": "", "agent": agent.pk})
+    assert refused.status_code == 200 and "is dead" in refused.content.decode()
+    assert not Intervention.objects.exists()
+    made = admin.post(url, body)
+    assert made.status_code == 302
+    iv = Intervention.objects.get()
+    assert iv.applied and iv.tick == 10 and iv.made_by == "admin"
+    assert Event.objects.filter(run=run, kind="intervention", data__by="admin").count() == 1
