@@ -103,3 +103,17 @@ def test_the_admin_adds_an_intervention_through_the_same_checks(run):
     iv = Intervention.objects.get()
     assert iv.applied and iv.tick == 10 and iv.made_by == "admin"
     assert Event.objects.filter(run=run, kind="intervention", data__by="admin").count() == 1
+
+
+def test_the_command_places_an_object_and_changes_a_persona(run):
+    out = io.StringIO()
+    call_command("intervene", str(run.pk), "--place", "Green Door Key", "--room", room_of(run), "--text",
+                 "A small key painted green.", stdout=out)
+    assert json.loads(out.getvalue())["kind"] == "object_place"
+    agent = AgentState.objects.filter(run=run).first().persona.key
+    call_command("intervene", str(run.pk), "--agent", agent, "--persona", "fear", "--text", "Deep water.",
+                 stdout=io.StringIO())
+    with pytest.raises(CommandError, match="give one of"):
+        call_command("intervene", str(run.pk), "--remove", "Green Door Key", "--event", "x", stdout=io.StringIO())
+    assert list(Intervention.objects.filter(run=run).values_list("kind", "name", "field")) == \
+        [("object_place", "Green Door Key", ""), ("persona", "", "fear")]

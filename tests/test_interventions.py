@@ -174,3 +174,64 @@ def test_bad_interventions_are_refused_by_name_and_nothing_is_written():
     with pytest.raises(InterventionError, match="pause it first"):
         intervene(run, "memory", "Hello.", agent=someone.persona.key)
     assert (Event.objects.count(), Memory.objects.count(), Intervention.objects.count()) == counts
+
+
+def test_an_object_placed_moved_and_taken_away_changes_only_this_runs_world():
+    from voyage.engine.world import RunWorld
+    from world.models import Prop
+
+    run, other = played(40, 10), played(40, 10, seed=9)
+    props = Prop.objects.count()
+    agent = AgentState.objects.filter(run=run, alive=True).select_related("location").first()
+    here, there = agent.location, Room.objects.filter(scenario=run.scenario).exclude(pk=agent.location_id).first()
+
+    def things(world, room):
+        return [p.name for p in world.props_by_room[room.id]]
+
+    intervene(run, "object_place", "A brass telescope, still warm.", name="Brass Telescope", room=here.key)
+    world = RunWorld(run)
+    assert "Brass Telescope" in things(world, here)
+    assert "Brass Telescope" in [t.name for t in [world.props[i] for i in
+                                                  [tid for _, tid in world.situation(world.agents[agent.id]).things]]]
+    assert "Brass Telescope" not in things(RunWorld(other), here) and Prop.objects.count() == props
+    intervene(run, "object_move", name="brass telescope", room=there.key)
+    world = RunWorld(run)
+    assert "Brass Telescope" not in things(world, here) and "Brass Telescope" in things(world, there)
+    scenery = Prop.objects.filter(scenario=run.scenario).first()
+    intervene(run, "object_remove", name=scenery.name)
+    intervene(run, "object_remove", name="Brass Telescope")
+    world = RunWorld(run)
+    assert scenery.id not in world.props and not any(p.name == "Brass Telescope" for p in world.props.values())
+    assert Prop.objects.filter(pk=scenery.pk, room=scenery.room).exists()  # the scenario keeps it
+    assert scenery.id in RunWorld(other).props
+    kinds = list(Event.objects.filter(run=run, kind="intervention").values_list("data__what", flat=True))
+    assert kinds == ["object_place", "object_move", "object_remove", "object_remove"]
+    kept = Prop.objects.filter(scenario=run.scenario).exclude(pk=scenery.pk).first()
+    with pytest.raises(InterventionError, match=f"already an object called '{kept.name.upper()}'"):
+        intervene(run, "object_place", "Another one.", name=kept.name.upper(), room=here.key)
+    with pytest.raises(InterventionError, match="no object called 'Brass Telescope'"):
+        intervene(run, "object_move", name="Brass Telescope", room=here.key)
+
+
+def test_a_persona_change_is_for_this_run_only_and_from_its_tick():
+    from memories.identity import identity_text
+    from voyage.engine.world import RunWorld
+    from world.models import Persona
+
+    run, other = played(40, 10), played(40, 10, seed=9)
+    agent = AgentState.objects.filter(run=run).select_related("persona", "run__scenario").first()
+    old = agent.persona.secret
+    intervene(run, "persona", "I am the purser's son, travelling under a dead man's name.", agent=agent.persona.key,
+              field="secret", made_by="tester")
+    top = max(spec.level for spec in run.scenario.rung_specs())
+    agent.rung = top  # a rung that knows its secret (never saved)
+    assert "the purser's son" in identity_text(agent)  # a memory job's view
+    assert old in identity_text(agent, upto_tick=9)  # an interview before the change
+    world = RunWorld(run)
+    world.agents[agent.id].rung = top
+    assert "the purser's son" in identity_text(world.agents[agent.id], world)  # the tick's view
+    mate = AgentState.objects.select_related("persona", "run__scenario").get(run=other, persona=agent.persona)
+    mate.rung = top
+    assert old in identity_text(mate) and Persona.objects.get(pk=agent.persona_id).secret == old
+    with pytest.raises(InterventionError, match="field: one of history, fear, secret"):
+        intervene(run, "persona", "x", agent=agent.persona.key, field="name")

@@ -15,7 +15,7 @@ class InterventionForm(forms.ModelForm):
 
     class Meta:
         model = Intervention
-        fields = ("run", "tick", "kind", "room", "how", "agent", "text")
+        fields = ("run", "tick", "kind", "room", "how", "agent", "name", "field", "text")
 
     def clean(self):
         data = super().clean()
@@ -28,7 +28,8 @@ class InterventionForm(forms.ModelForm):
             raise ValidationError(f"agent: {agent} is not in run {run.pk}")
         try:
             check(run, data.get("kind"), data.get("text"), data.get("tick"), room.key if room else None,
-                  data.get("how") or Intervention.SOUND, agent.persona.key if agent else None)
+                  data.get("how") or Intervention.SOUND, agent.persona.key if agent else None,
+                  name=data.get("name") or "", field=data.get("field") or "")
         except InterventionError as exc:
             raise ValidationError(str(exc)) from None
         return data
@@ -47,7 +48,7 @@ class InterventionAdmin(admin.ModelAdmin):
         made = intervene(data["run"], data["kind"], data["text"], tick=data.get("tick"),
                          room=data["room"].key if data.get("room") else None, how=data.get("how") or Intervention.SOUND,
                          agent=data["agent"].persona.key if data.get("agent") else None,
-                         made_by=request.user.get_username())
+                         name=data.get("name") or "", field=data.get("field") or "", made_by=request.user.get_username())
         obj.pk = made.pk
 
     def has_change_permission(self, request, obj=None):

@@ -70,12 +70,15 @@ def interviews(request, run_id: int = RunId, key: str = AgentKey, limit: int = Q
 
 
 class InterventionIn(Body):
-    kind: Literal["room_event", "memory"]
-    text: str = Field(min_length=1, max_length=MAX_TEXT)
+    kind: Literal["room_event", "memory", "object_place", "object_move", "object_remove", "persona"]
+    text: str = Field("", max_length=MAX_TEXT, description="what happens; the memory; a placed object's "
+                      "description; a persona's new text")
     tick: Optional[int] = Field(None, ge=0, le=MAX_TICKS, description="null: the run's current tick (applied at once)")
     room: Optional[str] = Field(None, max_length=60, description="room_event: the room's key")
     how: Literal["sound", "sight"] = Field("sound", description="room_event: a loud sound, or a visible change")
-    agent: Optional[str] = Field(None, max_length=60, description="memory: the agent's persona key")
+    agent: Optional[str] = Field(None, max_length=60, description="memory, persona: the agent's persona key")
+    name: str = Field("", max_length=100, description="object_*: the object's name")
+    field: Literal["", "history", "fear", "secret"] = Field("", description="persona: which text")
 
 
 class InterventionOut(Schema):
@@ -86,22 +89,25 @@ class InterventionOut(Schema):
     room: Optional[str] = None
     how: str
     agent: Optional[str] = None
+    name: str
+    field: str
     made_by: str
     applied: bool
 
 
 def intervention_out(iv: Intervention) -> dict:
     return {"id": iv.pk, "tick": iv.tick, "kind": iv.kind, "text": iv.text, "room": iv.room.key if iv.room_id else None,
-            "how": iv.how, "agent": iv.agent.persona.key if iv.agent_id else None, "made_by": iv.made_by,
+            "how": iv.how, "agent": iv.agent.persona.key if iv.agent_id else None, "name": iv.name, "field": iv.field,
+            "made_by": iv.made_by,
             "applied": iv.applied}
 
 
 @router.post("/runs/{run_id}/interventions", response={201: InterventionOut, **errors()},
-             summary="Change the world of a paused run at a tick: an event in a room, or a planted memory")
+             summary="Change a paused run's world at a tick: a room event, a planted memory, an object, a persona")
 def add_intervention(request, body: InterventionIn, run_id: int = RunId):
     try:
         made = intervene(get_run(run_id), body.kind, body.text, tick=body.tick, room=body.room, how=body.how,
-                         agent=body.agent, made_by=request.auth.get_username())
+                         agent=body.agent, name=body.name, field=body.field, made_by=request.auth.get_username())
     except InterventionError as exc:
         return Status(422, {"detail": [{"loc": ["body"], "msg": str(exc), "type": "value_error"}]})
     return Status(201, intervention_out(made))

@@ -21,8 +21,9 @@ from django.db.models import F, Max
 from memories.importance import importance_of
 from memories.models import Memory, MemoryKind
 from voyage.instruments.models import Intervention
+from voyage.instruments.world_changes import OBJECT_KINDS, object_changes, objects_of
 from voyage.models import Event, Run
-from world.models import AgentState, Exit, Room
+from world.models import AgentState, Exit, Prop, Room
 from world.rules.acoustics import HEARD, SHOUT_NEARBY, Listener, route_speech
 
 MAX_TEXT = 2_000
@@ -35,12 +36,14 @@ class InterventionError(ValueError):
     """The intervention breaks a rule of the scenario or the run; the message names it."""
 
 
-def intervene(run: Run, kind: str, text: str, *, tick=None, room: str | None = None, how: str = Intervention.SOUND,
-              agent: str | None = None, made_by: str = "manage.py") -> Intervention:
+def intervene(run: Run, kind: str, text: str = "", *, tick=None, room: str | None = None,
+              how: str = Intervention.SOUND, agent: str | None = None, name: str = "", field: str = "",
+              made_by: str = "manage.py") -> Intervention:
     """Record an intervention on `run` (a paused or queued run) at `tick` (None: its current tick)
-    and apply it now if the run stands there. `room` and `agent` are keys."""
+    and apply it now if the run stands there. `room` and `agent` are keys; `name` an object's name;
+    `field` the persona's text to change (history, fear, secret)."""
     run = Run.objects.select_related("scenario").get(pk=run.pk)
-    fields = check(run, kind, text, tick, room, how, agent)
+    fields = check(run, kind, text, tick, room, how, agent, name=name, field=field)
     with transaction.atomic():
         made = Intervention.objects.create(run=run, made_by=made_by[:150] or "manage.py", **fields)
         if made.tick == run.tick:
@@ -48,7 +51,7 @@ def intervene(run: Run, kind: str, text: str, *, tick=None, room: str | None = N
     return made
 
 
-def check(run: Run, kind: str, text, tick, room, how, agent) -> dict:
+def check(run: Run, kind: str, text, tick, room, how, agent, *, name: str = "", field: str = "") -> dict:
     """The intervention's fields, or InterventionError naming what is wrong."""
     if run.state not in STATES:
         raise InterventionError(f"run {run.pk} is {run.state}: pause it first (interventions go into a paused "
@@ -62,11 +65,9 @@ def check(run: Run, kind: str, text, tick, room, how, agent) -> dict:
     if not run.tick <= tick < run.target_ticks:
         raise InterventionError(f"tick: run {run.pk} stands at tick {run.tick} and ends at {run.target_ticks}: "
                                 f"intervene at a tick from {run.tick} to {run.target_ticks - 1} (earlier: fork it)")
-    if not isinstance(text, str) or not text.strip():
-        raise InterventionError("text: say what happens (it is empty)")
-    text = text.replace("\x00", " ").strip()
-    if len(text) > MAX_TEXT:
-        raise InterventionError(f"text: at most {MAX_TEXT} characters ({len(text)} given)")
+    if kind in OBJECT_KINDS:
+        return check_object(run, kind, tick, text, room, name)
+    text = clean_text(text)
     if kind == Intervention.ROOM_EVENT:
         found = Room.objects.filter(scenario=run.scenario, key=room).first() if isinstance(room, str) else None
         if found is None:
@@ -83,7 +84,50 @@ def check(run: Run, kind: str, text, tick, room, how, agent) -> dict:
             raise InterventionError(f"agent: {found.persona.display_name} ({agent}) is dead: a dead agent "
                                     f"remembers nothing")
         return {"kind": kind, "tick": tick, "text": text, "agent": found}
-    raise InterventionError(f"kind: {Intervention.ROOM_EVENT!r} or {Intervention.MEMORY!r}, not {kind!r}")
+    if kind == Intervention.PERSONA:
+        found = AgentState.objects.select_related("persona").filter(run=run, persona__key=agent).first() \
+            if isinstance(agent, str) else None
+        if found is None:
+            raise InterventionError(f"agent: run {run.pk} has no agent {agent!r}")
+        if field not in Intervention.PERSONA_FIELDS:
+            raise InterventionError(f"field: one of {', '.join(Intervention.PERSONA_FIELDS)}, not {field!r}")
+        return {"kind": kind, "tick": tick, "text": text, "agent": found, "field": field}
+    raise InterventionError(f"kind: one of {', '.join(k for k, _ in Intervention.KINDS)}, not {kind!r}")
+
+
+def clean_text(text) -> str:
+    if not isinstance(text, str) or not text.strip():
+        raise InterventionError("text: say what happens (it is empty)")
+    text = text.replace("\x00", " ").strip()
+    if len(text) > MAX_TEXT:
+        raise InterventionError(f"text: at most {MAX_TEXT} characters ({len(text)} given)")
+    return text
+
+
+def check_object(run: Run, kind: str, tick: int, text, room, name) -> dict:
+    """Objects are named uniquely aboard: a new one needs a new name, a move or removal an object the
+    run has (the scenario's, as this run's earlier interventions left them)."""
+    name = name.strip() if isinstance(name, str) else ""
+    if not name or len(name) > 100:
+        raise InterventionError("name: the object's name (1 to 100 characters)")
+    world = Prop.objects.filter(scenario=run.scenario)
+    aboard = {p.name.lower() for p in objects_of(run, {p.id: p for p in world},
+                                                 object_changes(run, applied_only=False)).values()}
+    fields = {"kind": kind, "tick": tick, "name": name}
+    if kind == Intervention.OBJECT_PLACE and name.lower() in aboard:
+        raise InterventionError(f"name: there is already an object called {name!r} aboard")
+    if kind != Intervention.OBJECT_PLACE and name.lower() not in aboard:
+        raise InterventionError(f"name: run {run.pk} has no object called {name!r}")
+    if kind == Intervention.OBJECT_PLACE:
+        fields["text"] = clean_text(text)  # what an agent reads when it examines it
+    else:
+        fields["text"] = f"{name} is {'moved' if kind == Intervention.OBJECT_MOVE else 'taken away'}."
+    if kind != Intervention.OBJECT_REMOVE:
+        found = Room.objects.filter(scenario=run.scenario, key=room).first() if isinstance(room, str) else None
+        if found is None:
+            raise InterventionError(f"room: the scenario {run.scenario.slug!r} has no room {room!r}")
+        fields["room"] = found
+    return fields
 
 
 # --- applying ------------------------------------------------------------------------------
@@ -93,6 +137,13 @@ def apply(run: Run, iv: Intervention) -> None:
         delivered = perceive_room_event(run, iv)
         data = {"what": iv.kind, "by": iv.made_by, "how": iv.how, "delivered": delivered}
         actor, room_id = None, iv.room_id
+    elif iv.kind in OBJECT_KINDS:  # seen as the room is seen: RunWorld loads the run's objects
+        data = {"what": iv.kind, "by": iv.made_by, "object": iv.name}
+        actor, room_id = None, iv.room_id
+    elif iv.kind == Intervention.PERSONA:  # read by identity_text: RunWorld and memory jobs alike
+        agent = AgentState.objects.select_related("persona").get(pk=iv.agent_id)
+        data = {"what": iv.kind, "by": iv.made_by, "agent": agent.persona.key, "field": iv.field}
+        actor, room_id = agent, agent.location_id
     else:
         agent = AgentState.objects.get(pk=iv.agent_id)
         data = {"what": iv.kind, "by": iv.made_by, "agent": agent.persona.key}
@@ -173,7 +224,8 @@ def copy_interventions(source: Run, to: Run, before: int | None = None) -> int:
         rows = rows.filter(tick__lt=before)
     agents = dict(AgentState.objects.filter(run=to).values_list("persona_id", "id"))
     copies = [Intervention(run=to, tick=iv.tick, kind=iv.kind, text=iv.text, room_id=iv.room_id, how=iv.how,
-                           agent_id=agents.get(iv.agent.persona_id) if iv.agent_id else None, made_by=iv.made_by)
+                           agent_id=agents.get(iv.agent.persona_id) if iv.agent_id else None, made_by=iv.made_by,
+                           name=iv.name, field=iv.field)
               for iv in rows.select_related("agent")]
     Intervention.objects.bulk_create(copies)
     return len(copies)

@@ -88,7 +88,7 @@ def interview_request(agent: AgentState, mind, question: str) -> ModelRequest:
     rungs = agent.run.scenario.rung_specs()
     then = copy.copy(agent)
     then.rung = mind.rung  # who it knew itself to be at T (the copy is never saved)
-    messages = interview_messages(mind, identity_text(then), question, rungs)
+    messages = interview_messages(mind, identity_text(then, upto_tick=mind.tick), question, rungs)
     named = knows(rungs, mind.rung, OWN_NAME)
     hints = InterviewHints(question=question, subject=agent.persona.display_name if named else "",
                            clock=sim_clock(mind.tick) if knows(rungs, mind.rung, SETTING) else part_of_day(mind.tick),

@@ -31,25 +31,32 @@ class Interview(models.Model):
 
 
 class Intervention(models.Model):
-    """A change staff made to a run's world at a tick: an event in a room, or a memory planted in one
-    agent. Applied when the run stands at `tick` (at once on a paused run at that tick, else by the
+    """A change staff made to a run's world at a tick: an event in a room, a memory planted in one
+    agent, an object placed, moved or taken away, a persona's text changed for this run. Applied when the run stands at `tick` (at once on a paused run at that tick, else by the
     tick loop before it runs the tick), as an event of kind `intervention` with what was done and by
     whom. A replay or a fork gets a copy (a fork: those before its tick) and applies it at the same
     tick, so it comes out the same."""
 
-    ROOM_EVENT, MEMORY = "room_event", "memory"
-    KINDS = [(ROOM_EVENT, "an event in a room"), (MEMORY, "a memory planted in one agent")]
+    ROOM_EVENT, MEMORY, PERSONA = "room_event", "memory", "persona"
+    OBJECT_PLACE, OBJECT_MOVE, OBJECT_REMOVE = "object_place", "object_move", "object_remove"
+    KINDS = [(ROOM_EVENT, "an event in a room"), (MEMORY, "a memory planted in one agent"),
+             (OBJECT_PLACE, "an object placed in a room"), (OBJECT_MOVE, "an object moved to a room"),
+             (OBJECT_REMOVE, "an object taken away"), (PERSONA, "a persona's text changed for this run")]
+    PERSONA_FIELDS = ("history", "fear", "secret")
     SOUND, SIGHT = "sound", "sight"
     HOW = [(SOUND, "a loud sound (routed as a shout: everyone in the room, sleepers too; a noise next door)"),
            (SIGHT, "a visible change (everyone awake in the room)")]
 
     run = models.ForeignKey("voyage.Run", on_delete=models.CASCADE, related_name="interventions")
     tick = models.PositiveIntegerField(help_text="applied when the run stands at this tick, before the tick runs")
-    kind = models.CharField(max_length=12, choices=KINDS)
+    kind = models.CharField(max_length=14, choices=KINDS)
     text = models.TextField()
     room = models.ForeignKey("world.Room", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     how = models.CharField(max_length=6, choices=HOW, blank=True, default="")
     agent = models.ForeignKey("world.AgentState", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    name = models.CharField(max_length=100, blank=True, default="", help_text="the object's name (placed: its "
+                            "description is the text)")
+    field = models.CharField(max_length=8, blank=True, default="", help_text="persona: history, fear or secret")
     made_by = models.CharField(max_length=150, help_text="who made it (a user name, or manage.py)")
     applied = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)

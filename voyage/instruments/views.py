@@ -38,7 +38,7 @@ def run_intervene(request, run_id: int):
         made = intervene(run, post.get("kind", ""), post.get("text", ""),
                          tick=int(tick) if tick.lstrip("-").isdigit() else (tick or None),
                          room=post.get("room") or None, how=post.get("how", "sound"), agent=post.get("agent") or None,
-                         made_by=request.user.get_username())
+                         name=post.get("name", ""), field=post.get("field", ""), made_by=request.user.get_username())
     except InterventionError as exc:
         messages.error(request, f"Nothing changed: {exc}")
     else:
