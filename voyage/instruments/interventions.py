@@ -21,6 +21,7 @@ from django.db.models import F, Max
 from memories.importance import importance_of
 from memories.models import Memory, MemoryKind
 from voyage.instruments.models import Intervention
+from voyage.instruments.text import clean_text as checked_text
 from voyage.instruments.world_changes import OBJECT_KINDS, object_changes, objects_of
 from voyage.models import Event, Run
 from world.models import AgentState, Exit, Prop, Room
@@ -96,12 +97,7 @@ def check(run: Run, kind: str, text, tick, room, how, agent, *, name: str = "", 
 
 
 def clean_text(text) -> str:
-    if not isinstance(text, str) or not text.strip():
-        raise InterventionError("text: say what happens (it is empty)")
-    text = text.replace("\x00", " ").strip()
-    if len(text) > MAX_TEXT:
-        raise InterventionError(f"text: at most {MAX_TEXT} characters ({len(text)} given)")
-    return text
+    return checked_text(text, field="text", empty="say what happens", limit=MAX_TEXT, error=InterventionError)
 
 
 def check_object(run: Run, kind: str, tick: int, text, room, name) -> dict:

@@ -8,6 +8,7 @@ fork never asks for an interview's answer (replay matches calls by purpose)."""
 from __future__ import annotations
 
 import copy
+from contextlib import closing
 from types import SimpleNamespace
 
 from django.db import transaction
@@ -20,6 +21,7 @@ from voyage.gateway.offline_interview import InterviewHints
 from voyage.gateway.record import call_record
 from voyage.instruments.interview_prompt import interview_messages
 from voyage.instruments.models import Interview
+from voyage.instruments.text import clean_text
 from voyage.models import LLMCall, Run
 from world.models import AgentState
 from world.rules.ladder import OWN_NAME, SETTING, knows
@@ -33,12 +35,7 @@ class InterviewError(ValueError):
 
 
 def clean_question(question) -> str:
-    if not isinstance(question, str) or not question.strip():
-        raise InterviewError("question: ask something (it is empty)")
-    question = question.replace("\x00", " ").strip()
-    if len(question) > MAX_QUESTION:
-        raise InterviewError(f"question: at most {MAX_QUESTION} characters ({len(question)} given)")
-    return question
+    return clean_text(question, field="question", empty="ask something", limit=MAX_QUESTION, error=InterviewError)
 
 
 def clean_tick(run: Run, tick) -> int:
@@ -70,13 +67,11 @@ def ask(run: Run, agent: AgentState, question: str, tick=None, *, asked_by=None,
         raise InterviewError(f"{agent.persona.display_name} died at tick {mind.died_tick}: "
                              f"the dead give no interviews (ask at a tick before {mind.died_tick})")
     request = interview_request(agent, mind, question)
-    own = gateway is None
-    gateway = gateway or interview_gateway(run)
-    try:
+    if gateway is None:
+        with closing(interview_gateway(run)) as gateway:
+            answer = gateway.complete(request)
+    else:
         answer = gateway.complete(request)
-    finally:
-        if own:
-            gateway.close()
     with transaction.atomic():
         call = call_record(run.pk, request, answer, LLMCall.OK if not answer.failed else LLMCall.ERROR)
         call.save()
@@ -101,11 +96,8 @@ def ask_everyone(run: Run, question: str, tick=None, *, asked_by=None) -> list[I
     """The same question to every agent alive at `tick`, in persona-key order, on one gateway."""
     question = clean_question(question)
     tick = clean_tick(run, tick)
-    gateway = interview_gateway(run)
-    try:
+    with closing(interview_gateway(run)) as gateway:
         return [ask(run, agent, question, tick, asked_by=asked_by, gateway=gateway) for agent in living_at(run, tick)]
-    finally:
-        gateway.close()
 
 
 def interviews_of(agent: AgentState, limit: int = 50) -> list[Interview]:

@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from voyage.fork import ForkError, fork
 from voyage.instruments.interventions import InterventionError, intervene
-from voyage.models import Run
+from voyage.instruments.cli import named_run
 
 WHATS = {"event": "room_event", "memory": "memory", "place": "object_place", "move": "object_move",
          "remove": "object_remove", "persona": "persona"}
@@ -41,10 +41,7 @@ class Command(BaseCommand):
         parser.add_argument("--text", help="a placed object's description, or a persona's new text")
 
     def handle(self, *args, **options):
-        runs = Run.objects.order_by("-pk")
-        run = runs.first() if options["run"] == "latest" else runs.filter(pk=options["run"]).first()
-        if run is None:
-            raise CommandError(f"no run {options['run']!r}")
+        run = named_run(options["run"])
         whats = [w for w in WHATS if options[w] is not None]
         if len(whats) != 1:
             raise CommandError("give one of --event, --memory, --place, --move, --remove or --persona")

@@ -5,7 +5,7 @@ import csv
 from django.core.management.base import BaseCommand, CommandError
 
 from voyage.instruments.interviews import InterviewError, ask, ask_everyone
-from voyage.models import Run
+from voyage.instruments.cli import named_run
 from world.models import AgentState
 
 COLUMNS = ("agent", "rung", "tick", "question", "answer")
@@ -24,10 +24,7 @@ class Command(BaseCommand):
         parser.add_argument("--output", help="with --all: the CSV file to write (default: stdout)")
 
     def handle(self, *args, **options):
-        runs = Run.objects.select_related("scenario", "profile").order_by("-pk")
-        run = runs.first() if options["run"] == "latest" else runs.filter(pk=options["run"]).first()
-        if run is None:
-            raise CommandError(f"no run {options['run']!r}")
+        run = named_run(options["run"])
         words = options["words"]
         try:
             if options["all"]:
