@@ -235,3 +235,16 @@ def test_a_persona_change_is_for_this_run_only_and_from_its_tick():
     assert old in identity_text(mate) and Persona.objects.get(pk=agent.persona_id).secret == old
     with pytest.raises(InterventionError, match="field: one of history, fear, secret"):
         intervene(run, "persona", "x", agent=agent.persona.key, field="name")
+
+
+def test_a_runs_fixture_carries_its_interventions_by_natural_keys():
+    from voyage.export.fixture import write_fixture
+
+    run = played(40, 10)
+    room = vast_room_with_neighbours(run)[0]
+    intervene(run, "room_event", "The lights go out.", room=room.key, made_by="tester")
+    out = io.StringIO()
+    write_fixture(run, out)
+    [row] = [json.loads(line) for line in out.getvalue().splitlines() if '"instruments.intervention"' in line]
+    assert "pk" not in row and row["fields"]["run"] == [str(run.uuid)]
+    assert row["fields"]["room"] == list(room.natural_key()) and row["fields"]["applied"] is True
