@@ -204,6 +204,8 @@ def test_an_object_placed_moved_and_taken_away_changes_only_this_runs_world():
     assert scenery.id not in world.props and not any(p.name == "Brass Telescope" for p in world.props.values())
     assert Prop.objects.filter(pk=scenery.pk, room=scenery.room).exists()  # the scenario keeps it
     assert scenery.id in RunWorld(other).props
+    assert f"(Brass Telescope placed in the {here.name}): A brass telescope" in markdown(run)
+    assert "(Brass Telescope taken away): Brass Telescope is taken away." in markdown(run)
     kinds = list(Event.objects.filter(run=run, kind="intervention").values_list("data__what", flat=True))
     assert kinds == ["object_place", "object_move", "object_remove", "object_remove"]
     kept = Prop.objects.filter(scenario=run.scenario).exclude(pk=scenery.pk).first()

@@ -227,5 +227,19 @@ def copy_interventions(source: Run, to: Run, before: int | None = None) -> int:
     return len(copies)
 
 
+def where(data: dict, who: str, room: str) -> str:
+    """What an intervention event touched, as a transcript line says it."""
+    what = data.get("what")
+    if what == Intervention.MEMORY:
+        return f"planted in {who}"
+    if what == Intervention.PERSONA:
+        return f"{who}'s {data.get('field')}, for this run"
+    if what == Intervention.OBJECT_REMOVE:
+        return f"{data.get('object')} taken away"
+    if what in OBJECT_KINDS:
+        return f"{data.get('object')} {'placed' if what == Intervention.OBJECT_PLACE else 'moved'} in the {room}"
+    return f"in the {room}"
+
+
 def count(run: Run) -> int:
     return Intervention.objects.filter(run=run, applied=True).count()
