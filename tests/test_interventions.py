@@ -250,3 +250,16 @@ def test_a_runs_fixture_carries_its_interventions_by_natural_keys():
     [row] = [json.loads(line) for line in out.getvalue().splitlines() if '"instruments.intervention"' in line]
     assert "pk" not in row and row["fields"]["run"] == [str(run.uuid)]
     assert row["fields"]["room"] == list(room.natural_key()) and row["fields"]["applied"] is True
+
+
+def test_an_object_placed_in_a_fork_changes_what_follows():
+    source = advance(new_run(seed=6, target_ticks=60), 60)
+    child = fork(source, 20)
+    rooms = set(AgentState.objects.filter(run=child, alive=True, asleep=False).values_list("location__key", flat=True))
+    for n, room in enumerate(sorted(rooms)):
+        intervene(child, "object_place", "A brass telescope, still warm.", name=f"Brass Telescope {n}", room=room)
+    Run.objects.filter(pk=child.pk).update(state=Run.RUNNING)
+    advance(child, 60)
+    after = [line for line in event_lines(child)[len(event_lines(child, upto_commit=20)):] if '"intervention"' not in line]
+    assert after != event_lines(source)[len(event_lines(source, upto_commit=20)):]
+    assert Event.objects.filter(run=child, kind="interact", text__contains="Brass Telescope").exists()
