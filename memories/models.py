@@ -21,6 +21,7 @@ class MemoryKind(models.TextChoices):
     PRESENCE = "presence", "mutual presence"
     VIOLENCE = "violence", "violence"
     SLEEP = "sleep", "sleep and waking"
+    PLANTED = "planted", "planted (an intervention)"
 
 
 class Memory(models.Model):

@@ -26,6 +26,7 @@ INSTALLED_APPS = [
     "memories",
     "voyage",
     "voyage.studies",
+    "voyage.instruments",
 ]
 
 MIDDLEWARE = [

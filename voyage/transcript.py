@@ -1,6 +1,7 @@
 """A run's event log as readable Markdown."""
 from __future__ import annotations
 
+from voyage.instruments.interventions import where
 from voyage.models import Event, Run
 from world.time import day_of, time_of_day
 
@@ -17,6 +18,7 @@ SHOWN = {
     "wind_down": lambda e, who, room: f"Evening: {e.text}.",
     "bulletin": lambda e, who, room: f"📰 {e.text}",
     "action_fail": lambda e, who, room: f"{who}: ACTION_FAIL — {e.text}",
+    "intervention": lambda e, who, room: f"✋ Intervention by {e.data.get('by')} ({where(e.data, who, room)}): {e.text}",
 }
 
 

@@ -41,6 +41,14 @@ def run_totals(run) -> dict:
     return _clean(LLMCall.objects.filter(run=run).aggregate(**TOTALS))
 
 
+def simulation_totals(run) -> dict:
+    """The run's own calls: its interviews left out (what its budget counts, so asking an agent a
+    question never pauses the run sooner)."""
+    from voyage.gateway.base import INTERVIEW
+
+    return _clean(LLMCall.objects.filter(run=run).exclude(purpose=INTERVIEW).aggregate(**TOTALS))
+
+
 SUMMARY = ("tokens", "reasoning_tokens", "cached_tokens", "cost", "retries", "no_answer", "skipped")
 
 

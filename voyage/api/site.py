@@ -30,3 +30,7 @@ api.add_router("", events.router)
 from voyage.studies.api import router as studies_router  # noqa: E402  (studies: voyage/studies/api.py)
 
 api.add_router("", studies_router)
+
+from voyage.instruments.api import router as instruments_router  # noqa: E402  (interviews)
+
+api.add_router("", instruments_router)

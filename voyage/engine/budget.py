@@ -11,9 +11,9 @@ class Budget:
         self.max_cost = Decimal(run.budget_cost) if run.budget_cost is not None else None
         self.tokens, self.cost = 0, Decimal(0)
         if self.limited:
-            from voyage.usage import run_totals
+            from voyage.usage import simulation_totals
 
-            spent = run_totals(run)
+            spent = simulation_totals(run)
             self.tokens, self.cost = spent["tokens"], Decimal(str(spent["cost"]))
 
     @property

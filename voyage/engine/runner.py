@@ -16,6 +16,8 @@ from voyage.engine.tick import run_tick
 from voyage.engine.world import RunWorld
 from voyage.gateway.base import FormRefused, Gateway
 from voyage.gateway.factory import gateway_for
+from voyage.instruments.interventions import apply_due, copy_interventions, due_ticks
+from voyage.instruments.interventions import count as intervention_count
 from voyage.models import Event, Run
 from voyage.usage import usage_summary
 from world.models import AgentState, Scenario
@@ -35,6 +37,8 @@ def create_run(scenario: Scenario, *, seed: int = 1912, schedule: str = Run.SEQU
             AgentState(run=run, persona=p, location_id=p.home_node_id, asleep=True, busy_until_tick=0)
             for p in (scenario.personas.order_by("key") if personas is None else sorted(personas, key=lambda p: p.key))
         ])
+        if run.replay_of_id:  # a replay repeats the source's interventions at their ticks; a fork, those before its tick
+            copy_interventions(run.replay_of, run, before=run.fork_tick)
     return run
 
 
@@ -52,8 +56,12 @@ def advance(run: Run, until_tick: int, gateway: Gateway | None = None,
     memory = (lambda jobs: run_inline(jobs, gateway)) if memory_inline else queue_jobs
     world = RunWorld(run)
     budget = Budget(run)
+    due = due_ticks(run)  # interventions waiting for a tick (voyage/instruments/interventions.py)
     try:
         while run.tick < until_tick:
+            if run.tick in due:
+                apply_due(run)
+                world = RunWorld(run)  # the database is the truth: load what the interventions wrote
             if why := budget.exhausted():
                 pause(run, why)
                 break
@@ -70,6 +78,8 @@ def advance(run: Run, until_tick: int, gateway: Gateway | None = None,
             budget.add(writer.calls)
             if on_tick:
                 on_tick(run.tick)
+        if run.tick in due:  # the run stops where interventions wait: they belong to this tick
+            apply_due(run)
     finally:
         gateway.close()
     return run
@@ -115,6 +125,7 @@ def run_summary(run: Run, wall_s: float) -> dict:
         "diary_entries": DiaryEntry.objects.filter(run=run).count(),
         "jobs_pending": pending(run.pk),
         "llm_calls": LLMCall.objects.filter(run=run).count(),
+        "interventions": intervention_count(run),
         "wall_s": round(wall_s, 3),
         "rung_counts": {str(spec.level): rungs.get(spec.level, 0) for spec in run.scenario.rung_specs()},
         "usage": usage_summary(run),

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from memories.context import hot_capacity
 from memories.models import Memory, TrustEntry
 from memories.working import WorkingMemory
+from voyage.instruments.world_changes import apply_world_changes
 from voyage.models import Event, Run
 from world.models import AgentState, Exit, Prop, Room, SoulEntry
 from world.rules.graph import RoomGraph
@@ -64,6 +65,7 @@ class RunWorld:
         for a in self.agents.values():
             self.in_room.setdefault(a.location_id, []).append(a.id)
         self.by_persona = {a.persona_id: a for a in self.agents.values()}
+        apply_world_changes(self)  # objects and personas as this run's interventions left them
         self.soul: dict[int, list[str]] = {}
         for entry in SoulEntry.objects.filter(persona__scenario=scenario):
             self.soul.setdefault(entry.persona_id, []).append(entry.text)

@@ -138,6 +138,12 @@ def run_rows(run) -> Iterator:
         if row.recalled:
             row.recalled = numbers.all_of(row.recalled)
         yield row
+    from voyage.instruments.models import Intervention
+
+    for row in of_run(Intervention, "agent"):  # what a replay or a continuation applies again (not interviews)
+        if row.room_id is not None:
+            row.room = rooms[row.room_id]
+        yield row
 
 
 def fixture_rows(run) -> Iterator:

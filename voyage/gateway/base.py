@@ -19,7 +19,8 @@ BULLETIN = "bulletin"
 DREAM = "dream"
 DIARY = "diary"
 IMPORTANCE = "importance"
-PURPOSES = (ACTION, REFLECTION, TRUST, COMPACTION, ERA, BULLETIN, DREAM, DIARY, IMPORTANCE)
+INTERVIEW = "interview"  # staff asking an agent a question (voyage/instruments): never part of the run
+PURPOSES = (ACTION, REFLECTION, TRUST, COMPACTION, ERA, BULLETIN, DREAM, DIARY, IMPORTANCE, INTERVIEW)
 REASONING_DEFAULTS = {ACTION: False, TRUST: True, COMPACTION: True, ERA: True, DREAM: True}
 
 

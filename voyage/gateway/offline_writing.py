@@ -7,6 +7,7 @@ import json
 import random
 
 from voyage.gateway.hints import RowsHints, TrustHints
+from voyage.gateway.offline_interview import interview
 from world.time import sim_clock, time_of_day
 
 HOSTILE = ("attack", "strikes", "kill", "not who they claim", "who has been in my cabin", "do not trust", "dead")
@@ -89,4 +90,4 @@ def importance(rng: random.Random, h: RowsHints) -> str:
 
 
 WRITERS = {"compaction": compaction, "era": era, "dream": dream, "diary": diary, "trust": trust,
-           "importance": importance}
+           "importance": importance, "interview": interview}

@@ -19,6 +19,7 @@ from voyage.studies.grid import PROFILE, SEED, GridError, cell_label, expand, wi
 from voyage.studies.models import Study, StudyRun
 from world.models import Scenario
 
+INTERVENTION, NO_INTERVENTION = "intervention", "none"  # the with/without-intervention axis
 OFFLINE = "offline"  # the profile axis value for the offline scripted policy (when no profile has that name)
 WAITING = "waiting for its turn in study {name!r}"
 # What may vary or be set for every run: the run's parameters, except those not written as one
@@ -40,6 +41,9 @@ class StudyPlan:
     base: dict = field(default_factory=dict)  # run fields shared by every run: schedule, seed, parameters
     budget_cost: str | Decimal | None = None
     parallel: int | None = None  # default: every run at once, or one at a time under a budget
+    # The "intervention" axis's values besides "none": name -> intervene()'s arguments (kind, text, tick,
+    # room or agent...), scheduled in each run of that arm (voyage/instruments/interventions.py).
+    interventions: dict[str, dict] = field(default_factory=dict)
 
 
 def create_study(plan: StudyPlan) -> Study:
@@ -60,7 +64,8 @@ def create_study(plan: StudyPlan) -> Study:
         cells = expand(axes)
     except (GridError, ValueError) as exc:
         raise StudyError(str(exc)) from None
-    unknown = sorted(({*base, *axes} - {*SETTABLE, PROFILE}))
+    check_intervention_axis(axes.get(INTERVENTION), plan.interventions)
+    unknown = sorted(({*base, *axes} - {*SETTABLE, PROFILE, INTERVENTION}))
     if unknown:
         raise StudyError(f"{', '.join(unknown)}: not a run parameter; vary or set profile or one of "
                          f"{', '.join(SETTABLE)}")
@@ -74,19 +79,42 @@ def create_study(plan: StudyPlan) -> Study:
                                          axes=axes, budget_cost=budget, parallel=parallel)
             for position, cell in enumerate(cells):
                 label = f"{cell_label(cell.values)}, seed={cell.seed}"
+                values = {**base, **cell.as_dict()}
+                arm = values.pop(INTERVENTION, NO_INTERVENTION)
                 try:
-                    run = configure_run(scenario, ticks=plan.target_ticks, **_run_fields({**base, **cell.as_dict()}),
+                    run = configure_run(scenario, ticks=plan.target_ticks, **_run_fields(values),
                                         name=f"{name} #{position + 1}: {label}"[:Run._meta.get_field("name").max_length])
                 except ValidationError as exc:
                     problems = "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
                     raise StudyError(f"run {label}: {problems}") from None
                 warnings += [w for w in run.warnings if w not in warnings]
                 Run.objects.filter(pk=run.pk).update(state=Run.PAUSED, pause_reason=WAITING.format(name=name))
+                if arm != NO_INTERVENTION:
+                    schedule(run, name, arm, plan.interventions[arm], label)
                 StudyRun.objects.create(study=study, run=run, position=position, cell=cell.as_dict())
     except IntegrityError:
         raise StudyError(f"there is already a study named {name!r}") from None
     study.warnings = warnings
     return study
+
+
+def check_intervention_axis(values, interventions: dict[str, dict]) -> None:
+    if values is None:
+        return
+    unknown = [v for v in values if v != NO_INTERVENTION and v not in interventions]
+    if unknown:
+        raise StudyError(f"intervention={','.join(unknown)}: define it with --intervention NAME:KIND@TICK:WHERE:TEXT "
+                         f"(or vary {NO_INTERVENTION!r})")
+
+
+def schedule(run: Run, study: str, arm: str, spec: dict, label: str) -> None:
+    """The arm's intervention, waiting in the run for its tick (the same for every seed)."""
+    from voyage.instruments.interventions import InterventionError, intervene
+
+    try:
+        intervene(run, **spec, made_by=f"study {study}"[:150])
+    except InterventionError as exc:
+        raise StudyError(f"run {label}: intervention {arm!r}: {exc}") from None
 
 
 def _scenario(slug: str) -> Scenario:

@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, render
 from memories.models import DiaryEntry, Dream, Memory, MemoryKind, MemorySummary, TrustEntry, TrustHistory
 from memories.recall import recall, terms_of
 from world.time import sim_clock
+from voyage.instruments.interviews import interviews_of
 from voyage.models import Event, LLMCall, Run
 from voyage.web.access import staff_required
 from voyage.web.params import int_param
@@ -58,7 +59,8 @@ def agent_inspector(request, run_id: int, agent_key: str):
     messages, recalled = context_now(run, agent.id)
     calls = LLMCall.objects.filter(run=run, agent=agent).order_by("-id").values(*CALL_FIELDS)[:CALLS_SHOWN]
     return _page(request, run, agent, "now", "web/agents_inspector.html",
-                 prompt=messages, recalled=_rows(agent, recalled), calls=list(calls), climbs=climbs_of(run, agent))
+                 prompt=messages, recalled=_rows(agent, recalled), calls=list(calls), climbs=climbs_of(run, agent),
+                 interviews=interviews_of(agent))
 
 
 def climbs_of(run: Run, agent: AgentState) -> list[dict]:

@@ -38,6 +38,8 @@ def describe_event(kind: str, text: str, data: dict, actor: str, names: dict[str
         return f"ACTION_FAIL {actor}: {text}"
     if kind == "reflection":
         return f"{actor} reflects ({text})"
+    if kind == "intervention":
+        return f"Intervention by {data.get('by', '?')}: {text}"
     if kind == "spouse_collision":
         return f"{', '.join(data.get('agents', []))}: {text}"
     return text

@@ -15,3 +15,7 @@ urlpatterns = [
 from voyage.web.inspect_urls import urlpatterns as inspect_patterns  # noqa: E402  room transcripts, inspector, pictures
 
 urlpatterns += inspect_patterns
+
+from voyage.instruments.urls import urlpatterns as instrument_patterns  # noqa: E402  interviews
+
+urlpatterns += instrument_patterns

@@ -4,7 +4,7 @@ finished run whose memory jobs are still queued says so: its summaries and dream
 memory worker takes them.
 
 `--json`: one JSON line per run with run_id, tick, target_ticks, state, error, claimed_by,
-pause_reason, jobs_pending, transcript_sha256."""
+pause_reason, jobs_pending, transcript_sha256, interventions (how many were applied)."""
 from __future__ import annotations
 
 import json
@@ -13,6 +13,7 @@ from django.core.management.base import BaseCommand
 
 from memories.jobs import pending
 from voyage.engine.runner import transcript_sha256
+from voyage.instruments.interventions import count as intervention_count
 from voyage.models import Run
 
 
@@ -33,7 +34,7 @@ class Command(BaseCommand):
                     "run_id": run.pk, "tick": run.tick, "target_ticks": run.target_ticks, "state": run.state,
                     "error": run.error, "pause_reason": run.pause_reason, "claimed_by": run.claimed_by,
                     "jobs_pending": pending(run.pk),
-                    "transcript_sha256": transcript_sha256(run),
+                    "transcript_sha256": transcript_sha256(run), "interventions": intervention_count(run),
                 }))
             return
         self.stdout.write(f"{'run':>5}  {'tick':>11}  {'state':<8}  {'memory jobs':>11}  {'worker':<24}  error")

@@ -43,6 +43,22 @@ def parse_set(pairs: list[str]) -> dict:
     return out
 
 
+def parse_interventions(specs: list[str]) -> dict[str, dict]:
+    """["lights:room_event@60:grand_staircase:The lights go out."] -> {"lights": {intervene()'s arguments}}."""
+    out = {}
+    for spec in specs:
+        name, _, rest = spec.partition(":")
+        what, _, rest = rest.partition(":")
+        where, _, text = rest.partition(":")
+        kind, _, tick = what.partition("@")
+        if not (name.strip() and tick.strip().isdigit() and kind in ("room_event", "memory") and where and text):
+            raise CommandError(f"--intervention {spec!r}: write NAME:room_event@TICK:ROOM:TEXT or "
+                               f"NAME:memory@TICK:AGENT:TEXT")
+        out[name.strip()] = {"kind": kind, "tick": int(tick), "text": text,
+                             ("room" if kind == "room_event" else "agent"): where.strip()}
+    return out
+
+
 class Command(BaseCommand):
     help = "Create, follow, run and tabulate studies: grids of runs over seeds, model profiles and parameters."
 
@@ -60,6 +76,9 @@ class Command(BaseCommand):
         create.add_argument("--schedule", choices=[Run.SEQUENTIAL, Run.SIMULTANEOUS])
         create.add_argument("--set", action="append", default=[], metavar="NAME=V",
                             help="a run parameter every run shares (e.g. attrition_threshold=60); repeatable")
+        create.add_argument("--intervention", action="append", default=[], metavar="NAME:KIND@TICK:WHERE:TEXT",
+                            help="a value of the intervention axis (--vary intervention=none,NAME): KIND room_event "
+                                 "(WHERE: a room's key) or memory (WHERE: an agent's key) at TICK; repeatable")
         create.add_argument("--budget-cost", metavar="X", help="start no further run once the runs have cost X")
         create.add_argument("--parallel", type=int, help="runs on the worker at once (default: all; 1 with a budget)")
         create.add_argument("--no-start", action="store_true", help="make the runs but queue nothing "
@@ -89,7 +108,7 @@ class Command(BaseCommand):
         try:
             plan = StudyPlan(name=options["name"], scenario=options["scenario"], target_ticks=ticks,
                              axes=parse_vary(options["vary"]), base=base, budget_cost=options["budget_cost"],
-                             parallel=options["parallel"])
+                             parallel=options["parallel"], interventions=parse_interventions(options["intervention"]))
             study = create_study(plan)
         except (StudyError, GridError) as exc:
             raise CommandError(str(exc)) from None

@@ -1,0 +1,69 @@
+"""An interview: a question staff asked an agent as it stood at some tick, and the model call that
+answered it. Not part of the run: no event, no memory row; the run never reads this table."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Interview(models.Model):
+    run = models.ForeignKey("voyage.Run", on_delete=models.CASCADE, related_name="interviews")
+    agent = models.ForeignKey("world.AgentState", on_delete=models.CASCADE, related_name="interviews")
+    tick = models.IntegerField(help_text="the agent was asked as it stood at this tick")
+    rung = models.PositiveSmallIntegerField(help_text="its rung at that tick")
+    question = models.TextField()
+    call = models.OneToOneField("voyage.LLMCall", on_delete=models.CASCADE, related_name="interview",
+                                help_text="the model call (purpose interview): prompt, answer, tokens, cost")
+    asked_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+", help_text="empty: asked from manage.py")
+    asked_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "interviews"
+        ordering = ["-id"]
+
+    def __str__(self):
+        return f"{self.agent_id} at tick {self.tick}: {self.question[:60]}"
+
+    @property
+    def answer(self) -> str:
+        return self.call.raw_answer
+
+
+class Intervention(models.Model):
+    """A change staff made to a run's world at a tick: an event in a room, a memory planted in one
+    agent, an object placed, moved or taken away, a persona's text changed for this run. Applied when the run stands at `tick` (at once on a paused run at that tick, else by the
+    tick loop before it runs the tick), as an event of kind `intervention` with what was done and by
+    whom. A replay or a fork gets a copy (a fork: those before its tick) and applies it at the same
+    tick, so it comes out the same."""
+
+    ROOM_EVENT, MEMORY, PERSONA = "room_event", "memory", "persona"
+    OBJECT_PLACE, OBJECT_MOVE, OBJECT_REMOVE = "object_place", "object_move", "object_remove"
+    KINDS = [(ROOM_EVENT, "an event in a room"), (MEMORY, "a memory planted in one agent"),
+             (OBJECT_PLACE, "an object placed in a room"), (OBJECT_MOVE, "an object moved to a room"),
+             (OBJECT_REMOVE, "an object taken away"), (PERSONA, "a persona's text changed for this run")]
+    PERSONA_FIELDS = ("history", "fear", "secret")
+    SOUND, SIGHT = "sound", "sight"
+    HOW = [(SOUND, "a loud sound (routed as a shout: everyone in the room, sleepers too; a noise next door)"),
+           (SIGHT, "a visible change (everyone awake in the room)")]
+
+    run = models.ForeignKey("voyage.Run", on_delete=models.CASCADE, related_name="interventions")
+    tick = models.PositiveIntegerField(help_text="applied when the run stands at this tick, before the tick runs")
+    kind = models.CharField(max_length=14, choices=KINDS)
+    text = models.TextField()
+    room = models.ForeignKey("world.Room", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    how = models.CharField(max_length=6, choices=HOW, blank=True, default="")
+    agent = models.ForeignKey("world.AgentState", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    name = models.CharField(max_length=100, blank=True, default="", help_text="the object's name (placed: its "
+                            "description is the text)")
+    field = models.CharField(max_length=8, blank=True, default="", help_text="persona: history, fear or secret")
+    made_by = models.CharField(max_length=150, help_text="who made it (a user name, or manage.py)")
+    applied = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "interventions"
+        ordering = ["tick", "id"]
+
+    def __str__(self):
+        return f"tick {self.tick}: {self.get_kind_display()}: {self.text[:60]}"
