@@ -57,7 +57,6 @@ class RunWorld:
         self.room_targets = rooms_as_targets(self.rooms_by_name)
         self.places = {rid: Place(rid, r.name) for rid, r in self.rooms.items()}
         self.exits_of = {rid: tuple(self.places[n] for n in self.graph.neighbours[rid]) for rid in self.rooms}
-        self.things_in = {rid: tuple(Thing(p.id, p.name) for p in props) for rid, props in self.props_by_room.items()}
         agents = AgentState.objects.filter(run=run).select_related("persona").order_by("id")
         self.agents: dict[int, AgentState] = {a.id: a for a in agents}
         # Who is in each room (ids ascending, the dead included), kept by `move`: no scan of everyone.
@@ -66,6 +65,8 @@ class RunWorld:
             self.in_room.setdefault(a.location_id, []).append(a.id)
         self.by_persona = {a.persona_id: a for a in self.agents.values()}
         apply_world_changes(self)  # objects and personas as this run's interventions left them
+        # What is in each room, shared by every agent's perception (after the interventions' objects).
+        self.things_in = {rid: tuple(Thing(p.id, p.name) for p in props) for rid, props in self.props_by_room.items()}
         self.soul: dict[int, list[str]] = {}
         for entry in SoulEntry.objects.filter(persona__scenario=scenario):
             self.soul.setdefault(entry.persona_id, []).append(entry.text)
