@@ -91,7 +91,7 @@ def test_untargeted_whisper_in_noisy_small_room_withholds_content():
 
 
 def words_reach(scale, noise, volume, is_target, asleep) -> bool:
-    """The README's table and ambient-noise rule, written out independently of the module: whether
+    """The table and ambient-noise rule of docs/engine.md, written out independently of the module: whether
     a listener in the speaker's room gets the words."""
     if asleep and volume != "shout":
         return False

@@ -42,6 +42,8 @@ def test_a_study_makes_one_waiting_run_per_cell():
     ({"axes": {"bogus": ["1"]}}, "bogus: not a run parameter"),
     ({"scenario": "atlantis"}, "no scenario 'atlantis'"),
     ({"budget_cost": "lots"}, "not a number"),
+    ({"budget_cost": 111790511.07}, "more than a study's budget holds"),  # found by the API's schemathesis run
+    ({"budget_cost": "0.00001"}, "rounds to 0"),
     ({"target_ticks": 0}, "at least 1 tick"),
 ])
 def test_bad_input_names_the_problem_and_writes_nothing(over, words):

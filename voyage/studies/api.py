@@ -11,7 +11,7 @@ from ninja import Field, Path, Query, Router, Schema, Status
 from voyage.api.errors import errors
 from voyage.api.schemas import MAX_ID, MAX_TICKS, Body, Page
 from voyage.studies import scheduler
-from voyage.studies.config import StudyError, StudyPlan, create_study
+from voyage.studies.config import MAX_BUDGET_COST, StudyError, StudyPlan, create_study
 from voyage.studies.grid import GridError, seed_count
 from voyage.studies.models import Study
 from voyage.studies.progress import study_progress
@@ -33,7 +33,7 @@ class StudyIn(Body):
                                          '"profile": ["offline"], "hot_memory_limit": [30, 50]}; "seeds": [N] is 1..N')
     shared: dict[str, Value] = Field(default_factory=dict, description='run parameters every run shares, e.g. '
                                      '{"schedule": "simultaneous", "attrition_threshold": 60}')
-    budget_cost: Optional[float] = Field(None, gt=0, le=1e9, description="start no further run once spent")
+    budget_cost: Optional[float] = Field(None, gt=0, le=float(MAX_BUDGET_COST), description="start no further run once spent")
     parallel: Optional[int] = Field(None, ge=1, le=1000, description="runs on the worker at once")
     start: bool = Field(True, description="queue the runs on the worker now")
 

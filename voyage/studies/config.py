@@ -125,6 +125,11 @@ def _scenario(slug: str) -> Scenario:
         raise StudyError(f"there is no scenario {slug!r} (installed: {known})") from None
 
 
+# What Study.budget_cost holds: 12 digits, 4 of them after the point.
+BUDGET_STEP = Decimal("0.0001")
+MAX_BUDGET_COST = Decimal("99999999.9999")
+
+
 def _budget(raw) -> Decimal | None:
     if raw is None or raw == "":
         return None
@@ -134,6 +139,11 @@ def _budget(raw) -> Decimal | None:
         raise StudyError(f"--budget-cost {raw!r} is not a number") from None
     if not cost.is_finite() or cost <= 0:
         raise StudyError("--budget-cost must be more than 0")
+    if cost > MAX_BUDGET_COST:
+        raise StudyError(f"--budget-cost {cost} is more than a study's budget holds ({MAX_BUDGET_COST:,})")
+    cost = cost.quantize(BUDGET_STEP)
+    if cost <= 0:
+        raise StudyError(f"--budget-cost {raw!r} rounds to 0 at four decimal places")
     return cost
 
 
