@@ -158,9 +158,6 @@ class Run(models.Model):
                        (CACHED_LAYOUT, "cached: a chronological log of recent rows, then what changes every turn "
                                        "(consecutive prompts share all but their tail: provider prefix caching)")]
     context_layout = models.CharField(max_length=8, choices=CONTEXT_LAYOUTS, default=SEED_LAYOUT)
-    run_ahead = models.PositiveSmallIntegerField(
-        default=0, help_text="simultaneous schedule: ticks an agent may run ahead of the slowest while nobody near it "
-                             "has acted yet (0: lock-step, every tick waits for every call)")
 
     # Progress: `tick` is the number of committed ticks; it moves in the same transaction as their writes.
     tick = models.PositiveIntegerField(default=0)
@@ -169,8 +166,6 @@ class Run(models.Model):
     pause_reason = models.TextField(blank=True, default="", help_text="why the run paused itself (e.g. its budget)")
     claimed_by = models.CharField(max_length=80, blank=True, default="")
     heartbeat_at = models.DateTimeField(null=True, blank=True)
-    leads = models.JSONField(default=dict, blank=True, editable=False,
-                             help_text="while live: how many ticks each agent (by persona key) has run ahead")
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = RunManager()
