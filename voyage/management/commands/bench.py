@@ -14,7 +14,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-DEFAULT_TICKS = {"concurrency": 5, "worker": 200, "web": 60, "realmodel": 3, "scale": 60}
+DEFAULT_TICKS = {"concurrency": 5, "worker": 200, "web": 60, "realmodel": 3, "scale": 60, "ahead": 40}
 DEFAULT_DAYS = {"web": 3}
 
 
@@ -23,7 +23,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("which", choices=["engine", "memory", "concurrency", "worker", "web", "export", "study",
-                                              "realmodel", "scale"])
+                                              "realmodel", "scale", "ahead"])
         parser.add_argument("--days", type=float, help="engine, memory, export, study: simulated days (1); web: of the run whose pages are timed (3)")
         parser.add_argument("--schedule", default="sequential", choices=["sequential", "simultaneous"])
         parser.add_argument("--ticks", type=int, help="concurrency: ticks timed per schedule (5); worker: per run (200)")
@@ -34,7 +34,7 @@ class Command(BaseCommand):
                             help="memory: the context layout of action prompts")
         parser.add_argument("--agents", type=int, default=6, help="realmodel: the cast (first personas by key); "
                                                                   "(internal) scale: the size this process runs")
-        parser.add_argument("--scenario", default="edelweiss", help="scale: the shipped scenario grown")
+        parser.add_argument("--scenario", help="scale: the shipped scenario grown (edelweiss); ahead: the one traced (1912)")
         parser.add_argument("--sizes", default="32,128,512,2048", help="scale: the numbers of agents, comma-separated")
         parser.add_argument("--database", default="sqlite", choices=["sqlite", "postgres"],
                             help="scale: the scratch databases' kind (postgres: on 127.0.0.1:5432)")
@@ -43,6 +43,8 @@ class Command(BaseCommand):
         parser.add_argument("--run-id", type=int, help="(internal) web: the run whose pages are timed")
         parser.add_argument("--inner", action="store_true", help="(internal) run on the configured database")
         parser.add_argument("--base-url", help="(internal) concurrency: the running fake server")
+        parser.add_argument("--latency", default="lognormal:1000:0.6",
+                            help="ahead: each call's latency, lognormal:MEDIAN_MS:SIGMA")
 
     def handle(self, *args, **options):
         which = options["which"]
@@ -96,7 +98,7 @@ class Command(BaseCommand):
             if ticks < 1:
                 raise CommandError("--ticks must be positive")
             if options["inner"]:
-                figures = scale.inner(options["scenario"], options["agents"], ticks)
+                figures = scale.inner(options["scenario"] or "edelweiss", options["agents"], ticks)
             else:
                 try:
                     sizes = sorted({int(n) for n in options["sizes"].split(",")})
@@ -104,7 +106,14 @@ class Command(BaseCommand):
                     raise CommandError(f"--sizes must be numbers separated by commas, not {options['sizes']!r}") from None
                 if not sizes or sizes[0] < 1:
                     raise CommandError("--sizes must be positive")
-                figures = scale.outer(options["scenario"], sizes, ticks, options["database"])
+                figures = scale.outer(options["scenario"] or "edelweiss", sizes, ticks, options["database"])
+        elif which == "ahead":  # the ceiling of an out-of-order schedule on a traced run (issue 22)
+            from voyage.bench import ahead
+
+            median_ms, sigma = parse_lognormal(options["latency"])
+            if ticks < 2:
+                raise CommandError("--ticks must be at least 2")
+            figures = (ahead.inner if options["inner"] else ahead.outer)(options["scenario"] or "1912", ticks, median_ms, sigma)
         elif which == "study":  # an offline study on worker processes, then all its measures
             from voyage.bench import study
 
@@ -119,3 +128,18 @@ class Command(BaseCommand):
                 raise CommandError("--runs, --workers and --ticks must be positive")
             figures = (worker.inner if options["inner"] else worker.outer)(options["runs"], options["workers"], ticks)
         self.stdout.write(json.dumps(figures))
+
+
+def parse_lognormal(text: str) -> tuple[float, float]:
+    """"lognormal:MEDIAN_MS:SIGMA" -> (median in ms, sigma), or a CommandError naming what is wrong."""
+    kind, _, rest = text.partition(":")
+    median, _, sigma = rest.partition(":")
+    try:
+        if kind != "lognormal":
+            raise ValueError
+        median_ms, sigma_f = float(median), float(sigma)
+    except ValueError:
+        raise CommandError(f"--latency must read lognormal:MEDIAN_MS:SIGMA (e.g. lognormal:1000:0.6), not {text!r}") from None
+    if not (median_ms > 0 and 0 <= sigma_f <= 5):
+        raise CommandError(f"--latency: the median must be positive and sigma between 0 and 5, not {text!r}")
+    return median_ms, sigma_f

@@ -1,0 +1,113 @@
+"""The out-of-order rule (world/rules/dependency.py) on hand-built situations, and the ceiling it puts
+on an out-of-order schedule (voyage/bench/ahead.py) on hand-built traces."""
+from types import SimpleNamespace
+
+import pytest
+from django.core.management.base import CommandError
+
+from voyage.bench.ahead import AgentTick, TickTrace, _draws, clocks
+from voyage.management.commands.bench import parse_lognormal
+from world.rules.dependency import attrition_possible, barrier, turn_of, within_reach
+
+# A corridor of rooms 1-2-3-4-5-6, and a cabin 7 off room 2.
+NEIGHBOURS = {1: [2], 2: [1, 3, 7], 3: [2, 4], 4: [3, 5], 5: [4, 6], 6: [5], 7: [2]}
+
+
+def settled(room, walk=()):
+    return turn_of(room, NEIGHBOURS, pending=False, walk=walk)
+
+
+def pending(room):
+    return turn_of(room, NEIGHBOURS, pending=True)
+
+
+def test_two_rooms_far_apart_run_ahead():
+    assert not within_reach(settled(1), pending(6), NEIGHBOURS)
+    assert not within_reach(pending(1), pending(5), NEIGHBOURS)
+
+
+def test_a_room_next_door_waits_while_its_call_is_out():
+    # someone two exits away might walk in next door and be heard: wait for their answer
+    assert within_reach(settled(1), pending(3), NEIGHBOURS)
+    # once their answer is in and they stayed, two exits apart is out of reach
+    assert not within_reach(settled(1), settled(3), NEIGHBOURS)
+
+
+def test_words_heard_next_door_wait():
+    # communicate reaches the rooms one exit away: the speaker next door is in reach
+    assert within_reach(settled(1), settled(2), NEIGHBOURS)
+    assert within_reach(settled(7), settled(3), NEIGHBOURS) is False
+    assert within_reach(settled(7), settled(2), NEIGHBOURS)
+
+
+def test_a_move_into_the_room_waits():
+    # from room 3 into room 2, next to room 1: its arrival and anything said there reach room 1
+    assert within_reach(settled(1), settled(3, walk=(2,)), NEIGHBOURS)
+    assert not within_reach(settled(1), settled(4, walk=(5,)), NEIGHBOURS)
+
+
+def test_steps_for_everyone_are_barriers():
+    plan = SimpleNamespace(spouse_collision=False, wind_down=False, nightfall=False, bulletin=False)
+    assert barrier(plan, overnight=False, interventions_due=False, attrition_due=False) is None
+    assert barrier(plan, overnight=True, interventions_due=False, attrition_due=False) == "overnight"
+    assert barrier(plan, overnight=False, interventions_due=True, attrition_due=False) == "interventions"
+    assert barrier(plan, overnight=False, interventions_due=False, attrition_due=True) == "attrition rumour"
+    for step in ("spouse_collision", "wind_down", "nightfall", "bulletin"):
+        assert barrier(SimpleNamespace(**{**vars(plan), step: True}), overnight=False, interventions_due=False,
+                       attrition_due=False)
+    assert attrition_possible(38, 2, 40) and not attrition_possible(37, 2, 40)
+
+
+def _trace(rooms: dict[int, int], ticks: int) -> list[TickTrace]:
+    return [TickTrace(tick=k, barrier=None,
+                      agents={aid: AgentTick(room=room, order=n, pending=True) for n, (aid, room) in enumerate(rooms.items())})
+            for k in range(ticks)]
+
+
+def test_agents_out_of_reach_finish_when_their_own_calls_do():
+    traced = _trace({10: 1, 11: 6}, ticks=12)
+    lock, ooo = clocks(traced, NEIGHBOURS, threshold=40, run_ahead=20, median_s=1.0, sigma=0.6)
+    draws = [_draws(t, 1912, 1.0, 0.6)[0] for t in traced]
+    assert lock == pytest.approx(sum(max(d.values()) for d in draws))
+    assert ooo == pytest.approx(max(sum(d[a] for d in draws) for a in (10, 11)))
+    assert lock / ooo > 1.05
+    # a bound of one tick ahead can only slow it down
+    assert clocks(traced, NEIGHBOURS, 40, run_ahead=1)[1] >= ooo - 1e-9
+
+
+def test_agents_in_reach_of_each_other_gain_nothing():
+    traced = _trace({10: 1, 11: 2, 12: 1}, ticks=12)
+    lock, ooo = clocks(traced, NEIGHBOURS, threshold=40, run_ahead=8)
+    assert ooo == pytest.approx(lock)
+
+
+def test_a_barrier_tick_waits_for_everyone():
+    traced = _trace({10: 1, 11: 6}, ticks=12)
+    free = clocks(traced, NEIGHBOURS, 40, run_ahead=20)[1]
+    traced[6].barrier = "wind-down cue"
+    assert clocks(traced, NEIGHBOURS, 40, run_ahead=20)[1] > free
+
+
+def test_the_latency_option_names_what_is_wrong():
+    assert parse_lognormal("lognormal:1000:0.6") == (1000.0, 0.6)
+    for bad in ("normal:1000:0.6", "lognormal:1000", "lognormal:-5:0.6", "lognormal:a:b"):
+        with pytest.raises(CommandError, match="--latency"):
+            parse_lognormal(bad)
+
+
+@pytest.mark.django_db
+def test_a_traced_run_matches_what_the_run_recorded():
+    from voyage.bench.ahead import inner, trace
+    from voyage.models import LLMCall, Run
+
+    traced, neighbours, threshold = trace("edelweiss", 6)
+    run = Run.objects.latest("id")
+    assert [t.tick for t in traced] == list(range(6))
+    assert traced[1].barrier == "spouse collision" and traced[2].barrier is None
+    for t in traced:
+        calls = set(LLMCall.objects.filter(run=run, tick=t.tick, purpose="action").values_list("agent_id", flat=True))
+        assert {aid for aid, at in t.agents.items() if at.pending} == calls
+    assert set(neighbours) == set(run.scenario.rooms.values_list("id", flat=True))
+    figures = inner("edelweiss", 6, 1000, 0.6)
+    assert figures["ticks"] == 6 and set(figures["ceiling"]) == {"run_ahead_1", "run_ahead_2", "run_ahead_4", "run_ahead_8"}
+    assert all(c["ratio"] >= 1 for c in figures["ceiling"].values())
