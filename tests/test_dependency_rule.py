@@ -13,8 +13,8 @@ from world.rules.dependency import attrition_possible, barrier, turn_of, within_
 NEIGHBOURS = {1: [2], 2: [1, 3, 7], 3: [2, 4], 4: [3, 5], 5: [4, 6], 6: [5], 7: [2]}
 
 
-def settled(room, walk=()):
-    return turn_of(room, NEIGHBOURS, pending=False, walk=walk)
+def settled(room, walk=(), shout_into=()):
+    return turn_of(room, NEIGHBOURS, pending=False, walk=walk, shout_into=shout_into)
 
 
 def pending(room):
@@ -22,28 +22,31 @@ def pending(room):
 
 
 def test_two_rooms_far_apart_run_ahead():
-    assert not within_reach(settled(1), pending(6), NEIGHBOURS)
-    assert not within_reach(pending(1), pending(5), NEIGHBOURS)
+    assert not within_reach(settled(1), pending(6))
+    assert not within_reach(pending(1), pending(5))
 
 
 def test_a_room_next_door_waits_while_its_call_is_out():
-    # someone two exits away might walk in next door and be heard: wait for their answer
-    assert within_reach(settled(1), pending(3), NEIGHBOURS)
-    # once their answer is in and they stayed, two exits apart is out of reach
-    assert not within_reach(settled(1), settled(3), NEIGHBOURS)
+    # the one next door may yet walk in: wait for its answer
+    assert within_reach(settled(1), pending(2))
+    # once its answer is in and it stayed and did not shout, nothing of it reaches room 1
+    assert not within_reach(settled(1), settled(2))
+    # two exits away it can reach room 2 at most, where nobody of room 1 stands
+    assert not within_reach(settled(1), pending(3))
+    # unless the one in room 1 walked into room 2 this tick
+    assert within_reach(settled(1, walk=(2,)), pending(3))
 
 
-def test_words_heard_next_door_wait():
-    # communicate reaches the rooms one exit away: the speaker next door is in reach
-    assert within_reach(settled(1), settled(2), NEIGHBOURS)
-    assert within_reach(settled(7), settled(3), NEIGHBOURS) is False
-    assert within_reach(settled(7), settled(2), NEIGHBOURS)
+def test_a_shout_heard_next_door_waits():
+    assert within_reach(settled(1), settled(2, shout_into=(1, 3, 7)))
+    assert not within_reach(settled(1), settled(2, shout_into=(3,)))  # room 1 noisy: the shout stops at its door
+    assert not within_reach(settled(7), settled(3, shout_into=(2, 4)))
 
 
 def test_a_move_into_the_room_waits():
-    # from room 3 into room 2, next to room 1: its arrival and anything said there reach room 1
-    assert within_reach(settled(1), settled(3, walk=(2,)), NEIGHBOURS)
-    assert not within_reach(settled(1), settled(4, walk=(5,)), NEIGHBOURS)
+    assert within_reach(settled(1), settled(2, walk=(1,)))
+    assert within_reach(settled(2), settled(1, walk=(2,)))  # leaving is seen too
+    assert not within_reach(settled(1), settled(3, walk=(4,)))
 
 
 def test_steps_for_everyone_are_barriers():
@@ -109,5 +112,13 @@ def test_a_traced_run_matches_what_the_run_recorded():
         assert {aid for aid, at in t.agents.items() if at.pending} == calls
     assert set(neighbours) == set(run.scenario.rooms.values_list("id", flat=True))
     figures = inner("edelweiss", 6, 1000, 0.6)
-    assert figures["ticks"] == 6 and set(figures["ceiling"]) == {"run_ahead_1", "run_ahead_2", "run_ahead_4", "run_ahead_8"}
+    assert figures["ticks"] == 6 and set(figures["ceiling"]) == {"run_ahead_1", "run_ahead_2", "run_ahead_4", "run_ahead_8", "same_room_only_unsafe"}
     assert all(c["ratio"] >= 1 for c in figures["ceiling"].values())
+
+
+def test_the_unsafe_reference_counts_only_people_in_the_same_room():
+    from voyage.bench.ahead import same_room_only
+
+    assert same_room_only(pending(1), settled(1), NEIGHBOURS)
+    assert not same_room_only(pending(1), settled(2), NEIGHBOURS)  # next door may walk in: not counted
+    assert same_room_only(settled(3, walk=(2,)), settled(2), NEIGHBOURS)

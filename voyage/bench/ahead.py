@@ -9,7 +9,7 @@ trust, diary, bulletin) each agent made. Each call is then given a latency drawn
 - lock-step: each tick takes its slowest action call, then one slowest call per later round;
 - out-of-order, with a perfect scheduler and zero engine time: an agent starts its next call as soon
   as everyone whose turn could reach it (world.rules.dependency.within_reach, with a pending call
-  counted as a possible move one exit any way) has finished the tick, resolves after those before it
+  counted as a possible move or shout one exit any way) has finished the tick, resolves after those before it
   in the tick's order that could reach it, and never leads the slowest agent by more than
   `run_ahead` ticks; barrier ticks (dependency.barrier) and agents with a memory job wait for everyone.
 
@@ -36,6 +36,7 @@ class AgentTick:
     order: int  # its place in the tick's seeded order
     pending: bool  # it made an action call this tick
     walk: tuple[int, ...] = ()  # the rooms it walked into this tick
+    shout_into: tuple[int, ...] = ()  # the rooms its shout carried into (adjacent, low ambient noise)
     rounds: tuple[str, ...] = ()  # its other calls this tick, by purpose, in the order they were made
     memory_job: bool = False  # a compaction or dream job of its runs after this tick commits
     attrition: int = 0  # its attrition counter when the tick began
@@ -80,16 +81,21 @@ def trace(scenario: str, ticks: int, seed: int = 1912) -> tuple[list[TickTrace],
                 if job.job == "dreams":
                     jobs.update(aid for aid, _ in job.args[1])
             walked: dict[int, list[int]] = {}
+            shouted: dict[int, tuple[int, ...]] = {}
             for e in w.events:
                 if e.kind == "move" and e.actor_id is not None:
                     walked.setdefault(e.actor_id, []).append(e.room_id)
+                elif e.kind == "communicate" and e.data.get("volume") == "shout":
+                    shouted[e.actor_id] = tuple(r for r in world.graph.neighbours[e.room_id]
+                                                if world.rooms[r].ambient_noise == "low")
             why = barrier(plan, overnight=is_overnight(tick), interventions_due=False, attrition_due=False)
             if None in rounds and why is None:
                 why = "calls for everyone"
             t = TickTrace(tick, why, shared_rounds=tuple(rounds.get(None, ())))
             for aid, (room, attrition) in start.items():
                 t.agents[aid] = AgentTick(room=room, order=order.get(aid, len(order)), pending=aid in actions,
-                                          walk=tuple(walked.get(aid, ())), rounds=tuple(rounds.get(aid, ())),
+                                          walk=tuple(walked.get(aid, ())),
+                                          shout_into=shouted.get(aid, ()), rounds=tuple(rounds.get(aid, ())),
                                           memory_job=aid in jobs, attrition=attrition)
             traced.append(t)
             w.commit(w.start_tick + 1, lambda jobs: run_inline(jobs, gateway))
@@ -128,8 +134,9 @@ def lockstep_tick(t: TickTrace, action, later, shared) -> float:
 
 
 def clocks(traced: list[TickTrace], neighbours, threshold: int, run_ahead: int, *, seed: int = 1912,
-           median_s: float = 1.0, sigma: float = 0.6) -> tuple[float, float]:
-    """(lock-step wall, out-of-order wall) in seconds for the traced ticks."""
+           median_s: float = 1.0, sigma: float = 0.6, reach=within_reach) -> tuple[float, float]:
+    """(lock-step wall, out-of-order wall) in seconds for the traced ticks. `reach`: the rule."""
+    within_reach = reach
     lock = 0.0
     done: dict[int, float] = {}  # when each agent finished the previous tick
     finished: list[float] = []  # when the last agent finished each tick
@@ -172,11 +179,16 @@ def clocks(traced: list[TickTrace], neighbours, threshold: int, run_ahead: int, 
     return lock, (finished[-1] if finished else 0.0)
 
 
+def same_room_only(a: Turn, b: Turn, neighbours) -> bool:
+    """Not safe (words carry next door, people walk in): only to show how little even this would buy."""
+    return a.start == b.start or (a.known and b.known and bool(a.rooms & b.rooms))
+
+
 def _turns(t: TickTrace, neighbours) -> dict[int, tuple[Turn, Turn]]:
     """Per agent: (its turn as others must assume while its call is out, its turn once known)."""
     out = {}
     for aid, at in t.agents.items():
-        known = turn_of(at.room, neighbours, pending=False, walk=at.walk)
+        known = turn_of(at.room, neighbours, pending=False, walk=at.walk, shout_into=at.shout_into)
         out[aid] = (turn_of(at.room, neighbours, pending=True) if at.pending else known, known)
     return out
 
@@ -189,6 +201,10 @@ def inner(scenario: str, ticks: int, median_ms: float, sigma: float, seed: int =
         lock, ooo = clocks(traced, neighbours, threshold, ahead, seed=seed, median_s=median_ms / 1000, sigma=sigma)
         ceilings[f"run_ahead_{ahead}"] = {"s_per_sim_hour": round(ooo * TICKS_PER_HOUR / ticks, 2),
                                           "ratio": round(lock / ooo, 3) if ooo else None}
+    lock, ooo = clocks(traced, neighbours, threshold, max(RUN_AHEAD), seed=seed, median_s=median_ms / 1000,
+                       sigma=sigma, reach=same_room_only)
+    ceilings["same_room_only_unsafe"] = {"s_per_sim_hour": round(ooo * TICKS_PER_HOUR / ticks, 2),
+                                         "ratio": round(lock / ooo, 3) if ooo else None}
     reach = []
     for t in traced:
         if t.barrier:

@@ -1,18 +1,17 @@
 """Who must wait for whom before a tick: the rule an out-of-order schedule would run on. Pure.
 
-Read off the engine's rules (voyage/engine/resolve.py), what an agent's turn can change for another:
-- a move takes the mover one exit along its path (`hop`); the people in the room it leaves and in the
-  room it enters see it go and arrive;
-- words (`communicate`) reach the speaker's room and the rooms one exit away, and no further (the
-  acoustic matrix then decides who makes them out);
-- interact, attack, sleep and collapse reach the people in the actor's own room.
-So whatever an agent does in a tick lands in a room it stood in that tick or one exit from it, and an
-agent notices only what lands in a room it stands in. Agent A's next prompt can depend on agent B's
-turn only if a room B stood in is the same as, or one exit from, a room A stood in.
+Read off the engine's rules (voyage/engine/resolve.py, world/rules/acoustics.py), the rooms an
+agent's turn can touch, that is where someone may notice it:
+- a move (or a walk on) takes it one exit along its path: the people in the room it leaves and in
+  the room it enters see it go and arrive;
+- a shout carries into the adjacent rooms whose ambient noise is low; any other words, and interact,
+  attack, sleep or a collapse, reach only the people in its own room.
+An agent notices only what lands in a room it stands in. So agent A's next prompt can depend on
+agent B's turn only if a room B's turn touched is a room A stood in that tick (or the other way
+round, which decides who resolves first).
 
-Where B stood is known once B's turn is known: the rooms of its walk, or its own room. While B's call
-is still out, B may yet move: it may stand in any room one exit from its own. An agent walking on
-(no call) goes to the next room of its path; one asleep, busy or collapsing stays put.
+While B's call is still out, B may yet go one exit any way or shout: its turn may touch its own room
+and every room one exit from it. Once its answer is in, what it touched is known.
 
 Some steps involve everyone and stay barriers: nightfall, the wind-down cue, the dawn bulletin, the
 spouse collision, the overnight ticks, a tick where interventions wait, and any tick at which someone
@@ -28,27 +27,27 @@ from typing import Mapping, Sequence
 class Turn:
     """Where an agent stands during one tick: every room it may stand in, and whether that is final
     (its answer is in, or it makes no call) or only what is possible while its call is out."""
-    rooms: frozenset[int]
+    start: int  # where it stood when the tick began
+    rooms: frozenset[int]  # where it stood during the tick
+    touches: frozenset[int]  # where someone may notice what it did
     known: bool
 
 
 def turn_of(start: int, neighbours: Mapping[int, Sequence[int]], *, pending: bool,
-            walk: Sequence[int] = ()) -> Turn:
+            walk: Sequence[int] = (), shout_into: Sequence[int] = ()) -> Turn:
     """An agent's turn as far as it is known. `pending`: its call for this tick is still out (it may
-    stay or go one exit any way). `walk`: the rooms it went through, once known (a hop, a move)."""
+    stay, go one exit any way, or shout). `walk`: the rooms it walked into, once known; `shout_into`:
+    the rooms its shout carried into (the adjacent rooms of low ambient noise), if it shouted."""
     if pending:
-        return Turn(frozenset((start, *neighbours.get(start, ()))), known=False)
-    return Turn(frozenset((start, *walk)), known=True)
+        near = frozenset((start, *neighbours.get(start, ())))
+        return Turn(start, near, near, known=False)
+    rooms = frozenset((start, *walk))
+    return Turn(start, rooms, rooms | frozenset(shout_into), known=True)
 
 
-def within_reach(a: Turn, b: Turn, neighbours: Mapping[int, Sequence[int]]) -> bool:
-    """Can either turn change what the other agent perceives? (Same room, or one exit apart.)"""
-    for room in a.rooms:
-        if room in b.rooms:
-            return True
-        if any(n in b.rooms for n in neighbours.get(room, ())):
-            return True
-    return False
+def within_reach(a: Turn, b: Turn, neighbours: Mapping[int, Sequence[int]] | None = None) -> bool:
+    """Can either turn change what the other agent perceives, or how its turn resolves?"""
+    return bool(a.rooms & b.touches or b.rooms & a.touches)
 
 
 def barrier(plan, *, overnight: bool, interventions_due: bool, attrition_due: bool) -> str | None:
