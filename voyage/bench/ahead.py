@@ -9,8 +9,9 @@ trust, diary, bulletin) each agent made. Each call is then given a latency drawn
 - lock-step: each tick takes its slowest action call, then one slowest call per later round;
 - out-of-order, with a perfect scheduler and zero engine time: an agent starts its next call as soon
   as everyone whose turn could reach it (world.rules.dependency.within_reach, with a pending call
-  counted as a possible move or shout one exit any way) has finished the tick, resolves after those before it
-  in the tick's order that could reach it, and never leads the slowest agent by more than
+  counted as a possible move or shout one exit any way) has resolved the tick, resolves after those
+  before it in the tick's order that could reach it and after those it reaches have built their
+  prompts (which show the tick as it began), and never leads the slowest agent by more than
   `run_ahead` ticks; barrier ticks (dependency.barrier) and agents with a memory job wait for everyone.
 
 Prints the two walls per simulated hour and their ratio for each run_ahead: an upper bound on what a
@@ -51,7 +52,32 @@ class TickTrace:
 
 
 # --- the trace: a real run, tick by tick -------------------------------------------------------
-def trace(scenario: str, ticks: int, seed: int = 1912) -> tuple[list[TickTrace], dict[int, list[int]], int]:
+POLICIES = ("offline", "fake-server")
+
+
+def fake_server_policy(seed: int):
+    """The answers of `bench concurrency`'s chat-completions server (tests/fake_openai_server.py):
+    every action speaks to the room or examines an item, one tick long; nobody walks or shouts."""
+    import json
+
+    from tests.fake_openai_server import simple_action
+    from voyage.gateway.base import ACTION
+    from voyage.gateway.offline import OfflineModel
+
+    class FakeServerPolicy(OfflineModel):
+        name = "fake-server"
+
+        def complete(self, request):
+            answer = super().complete(request)
+            if request.purpose == ACTION:
+                answer.text = json.dumps(simple_action(request.messages))
+            return answer
+
+    return FakeServerPolicy(seed)
+
+
+def trace(scenario: str, ticks: int, seed: int = 1912,
+          policy: str = "offline") -> tuple[list[TickTrace], dict[int, list[int]], int]:
     from voyage.engine.runner import create_run
     from voyage.engine.tick import acting_order, run_tick
     from voyage.engine.world import RunWorld
@@ -62,7 +88,7 @@ def trace(scenario: str, ticks: int, seed: int = 1912) -> tuple[list[TickTrace],
     from memories.jobs import run_inline
 
     run = create_run(Scenario.objects.get(slug=scenario), seed=seed, schedule=Run.SIMULTANEOUS, target_ticks=ticks)
-    gateway = gateway_for(run)
+    gateway = gateway_for(run) if policy == "offline" else fake_server_policy(seed)
     world = RunWorld(run)
     traced = []
     try:
@@ -133,12 +159,27 @@ def lockstep_tick(t: TickTrace, action, later, shared) -> float:
     return wall + sum(by_round.values()) + sum(shared)
 
 
+SAFE, SAME_ROOM_UNSAFE = "safe", "same_room_only_unsafe"
+
+
+@dataclass
+class Clocks:
+    lockstep_s: float
+    out_of_order_s: float
+
+
 def clocks(traced: list[TickTrace], neighbours, threshold: int, run_ahead: int, *, seed: int = 1912,
-           median_s: float = 1.0, sigma: float = 0.6, reach=within_reach) -> tuple[float, float]:
-    """(lock-step wall, out-of-order wall) in seconds for the traced ticks. `reach`: the rule."""
-    within_reach = reach
+           median_s: float = 1.0, sigma: float = 0.6, mode: str = SAFE) -> Clocks:
+    """Lock-step and out-of-order walls for the traced ticks. `mode`:
+    - SAFE: an agent builds its next prompt once its own tick is done and everyone whose turn reached
+      it has resolved, and once the answers are in of those who might have (they stayed away);
+      resolving waits the same way for those before it in the tick's order;
+    - SAME_ROOM_UNSAFE: only those who began the tick in its room count (breaks the transcript).
+    What others do after resolving (reflections, trust calls) touches only their own memory."""
     lock = 0.0
-    done: dict[int, float] = {}  # when each agent finished the previous tick
+    done: dict[int, float] = {}  # when each agent finished the previous tick (its later calls too)
+    resolved: dict[int, float] = {}  # when its turn in the previous tick was resolved
+    answered: dict[int, float] = {}  # when its answer for the previous tick came in
     finished: list[float] = []  # when the last agent finished each tick
     previous: TickTrace | None = None
     for k, t in enumerate(traced):
@@ -147,41 +188,50 @@ def clocks(traced: list[TickTrace], neighbours, threshold: int, run_ahead: int, 
         lock += step
         floor = finished[k - run_ahead - 1] if k - run_ahead - 1 >= 0 else 0.0
         everyone = max(done.values(), default=0.0)
-        risky = any(attrition_possible(at.attrition, run_ahead + 1, threshold) for at in t.agents.values())
-        if t.barrier or risky:
+        # someone alone could reach the attrition threshold this tick: its rumour reaches everyone
+        risky = any(attrition_possible(at.attrition, 1, threshold) for at in t.agents.values())
+        if t.barrier or risky or previous is None:
             done = {aid: everyone + step for aid in t.agents}
-        else:
-            turns_before = _turns(previous, neighbours) if previous else {}
-            start = {}
-            for aid in t.agents:
-                s = max(done.get(aid, 0.0), floor)
-                if previous and aid in previous.agents:
-                    if previous.agents[aid].memory_job:
-                        s = max(s, everyone)
-                    mine = turns_before[aid][1]
-                    s = max([s] + [done[b] for b, (possible, _) in turns_before.items()
-                                   if b != aid and within_reach(mine, possible, neighbours)])
-                start[aid] = s
-            turns = _turns(t, neighbours)
-            resolved: dict[int, float] = {}
-            for aid in sorted(t.agents, key=lambda a: t.agents[a].order):
-                r = start[aid] + action[aid]
-                mine = turns[aid][1]
-                r = max([r] + [resolved[b] for b in resolved if within_reach(mine, turns[b][0], neighbours)])
-                resolved[aid] = r
-            done = {}
-            for aid in t.agents:
-                mine = turns[aid][1]
-                settled = max(resolved[b] for b in t.agents if within_reach(mine, turns[b][0], neighbours))
-                done[aid] = settled + sum(later[aid]) + sum(shared)
+            answered = resolved = dict(done)
+            finished.append(everyone + step)
+            previous = t
+            continue
+        before = _turns(previous, neighbours)
+        start = {}
+        for aid in t.agents:
+            s = max(done.get(aid, 0.0), floor)
+            if aid in previous.agents and previous.agents[aid].memory_job:
+                s = max(s, everyone)  # its compaction or dream is done once the tick commits
+            if aid in before:
+                mine = before[aid][1]
+                s = max([s] + [_clear_of(mine, before[b], resolved[b], answered[b], mode) for b in before if b != aid])
+            start[aid] = s
+        turns = _turns(t, neighbours)
+        answer = {aid: start[aid] + action[aid] for aid in t.agents}
+        resolved = {}
+        for aid in sorted(t.agents, key=lambda a: t.agents[a].order):
+            # not before those its turn reaches have built their prompts: they see the tick as it began
+            r = max([answer[aid]] + [start[x] for x in t.agents if _clear_of(turns[x][0], turns[aid], 1.0, 1.0, mode)])
+            for b in resolved:  # those before it in the tick's order
+                r = max(r, _clear_of(turns[aid][1], turns[b], resolved[b], answer[b], mode))
+            resolved[aid] = r
+        done = {aid: max(_clear_of(turns[aid][1], turns[b], resolved[b], answer[b], mode) for b in t.agents)
+                + sum(later[aid]) + sum(shared) for aid in t.agents}
+        answered = answer
         finished.append(max(done.values(), default=everyone))
         previous = t
-    return lock, (finished[-1] if finished else 0.0)
+    return Clocks(lock, finished[-1] if finished else 0.0)
 
 
-def same_room_only(a: Turn, b: Turn, neighbours) -> bool:
-    """Not safe (words carry next door, people walk in): only to show how little even this would buy."""
-    return a.start == b.start or (a.known and b.known and bool(a.rooms & b.rooms))
+def _clear_of(mine: Turn, theirs: tuple[Turn, Turn], resolved: float, answered: float, mode: str) -> float:
+    """When an agent whose own turn was `mine` is clear of another: when that one resolved, if its
+    turn reached it; when its answer came in, if only its possible turn did (it stayed away); else 0."""
+    possible, known = theirs
+    if mode == SAME_ROOM_UNSAFE:
+        return resolved if mine.start == known.start or mine.rooms & known.rooms else 0.0
+    if within_reach(mine, known):
+        return resolved
+    return answered if within_reach(mine, possible) else 0.0
 
 
 def _turns(t: TickTrace, neighbours) -> dict[int, tuple[Turn, Turn]]:
@@ -194,17 +244,16 @@ def _turns(t: TickTrace, neighbours) -> dict[int, tuple[Turn, Turn]]:
 
 
 # --- the command -------------------------------------------------------------------------------
-def inner(scenario: str, ticks: int, median_ms: float, sigma: float, seed: int = 1912) -> dict:
-    traced, neighbours, threshold = trace(scenario, ticks, seed)
+def inner(scenario: str, ticks: int, median_ms: float, sigma: float, policy: str = "offline", seed: int = 1912) -> dict:
+    traced, neighbours, threshold = trace(scenario, ticks, seed, policy)
     ceilings = {}
+    clock = {}
     for ahead in RUN_AHEAD:
-        lock, ooo = clocks(traced, neighbours, threshold, ahead, seed=seed, median_s=median_ms / 1000, sigma=sigma)
-        ceilings[f"run_ahead_{ahead}"] = {"s_per_sim_hour": round(ooo * TICKS_PER_HOUR / ticks, 2),
-                                          "ratio": round(lock / ooo, 3) if ooo else None}
-    lock, ooo = clocks(traced, neighbours, threshold, max(RUN_AHEAD), seed=seed, median_s=median_ms / 1000,
-                       sigma=sigma, reach=same_room_only)
-    ceilings["same_room_only_unsafe"] = {"s_per_sim_hour": round(ooo * TICKS_PER_HOUR / ticks, 2),
-                                         "ratio": round(lock / ooo, 3) if ooo else None}
+        clock[ahead] = c = clocks(traced, neighbours, threshold, ahead, seed=seed, median_s=median_ms / 1000, sigma=sigma)
+        ceilings[f"run_ahead_{ahead}"] = _figures(c, ticks)
+    c = clocks(traced, neighbours, threshold, max(RUN_AHEAD), seed=seed, median_s=median_ms / 1000, sigma=sigma,
+               mode=SAME_ROOM_UNSAFE)
+    ceilings[f"{SAME_ROOM_UNSAFE}_run_ahead_{max(RUN_AHEAD)}"] = _figures(c, ticks)
     reach = []
     for t in traced:
         if t.barrier:
@@ -214,19 +263,23 @@ def inner(scenario: str, ticks: int, median_ms: float, sigma: float, seed: int =
             if at.pending:
                 reach.append(sum(1 for b in t.agents if b != aid and within_reach(turns[aid][0], turns[b][0], neighbours)))
     return {
-        "bench": "ahead", "scenario": scenario, "ticks": ticks, "latency": f"lognormal:{median_ms:g}:{sigma:g}",
+        "bench": "ahead", "scenario": scenario, "policy": policy, "ticks": ticks, "latency": f"lognormal:{median_ms:g}:{sigma:g}",
         "agents": len(traced[0].agents) if traced else 0,
         "calls_per_tick": round(statistics.mean(sum(at.pending for at in t.agents.values()) for t in traced), 2),
         "barrier_ticks": sum(1 for t in traced if t.barrier),
-        "lockstep_s_per_sim_hour": round(clocks(traced, neighbours, threshold, 1, seed=seed,
-                                                median_s=median_ms / 1000, sigma=sigma)[0] * TICKS_PER_HOUR / ticks, 2),
+        "lockstep_s_per_sim_hour": round(clock[1].lockstep_s * TICKS_PER_HOUR / ticks, 2),
         "ceiling": ceilings,
         "within_reach_mean": round(statistics.mean(reach), 2) if reach else 0.0,
         "cpus": os.cpu_count(),
     }
 
 
-def outer(scenario: str, ticks: int, median_ms: float, sigma: float) -> dict:
+def _figures(c: Clocks, ticks: int) -> dict:
+    return {"s_per_sim_hour": round(c.out_of_order_s * TICKS_PER_HOUR / ticks, 2),
+            "ratio": round(c.lockstep_s / c.out_of_order_s, 3) if c.out_of_order_s else None}
+
+
+def outer(scenario: str, ticks: int, median_ms: float, sigma: float, policy: str = "offline") -> dict:
     import json
     import subprocess
 
@@ -234,7 +287,7 @@ def outer(scenario: str, ticks: int, median_ms: float, sigma: float) -> dict:
 
     with ScratchDB("sqlite") as db:
         done = subprocess.run(MANAGE + ["bench", "ahead", "--inner", "--scenario", scenario, "--ticks", str(ticks),
-                                        "--latency", f"lognormal:{median_ms:g}:{sigma:g}"],
+                                        "--latency", f"lognormal:{median_ms:g}:{sigma:g}", "--policy", policy],
                               env=db.env(), cwd=ROOT, capture_output=True, text=True, timeout=3600)
     if done.returncode != 0:
         raise RuntimeError(f"bench ahead failed:\n{done.stderr[-4000:]}")

@@ -9,6 +9,7 @@
     python manage.py bench export --days 3
     python manage.py bench study --runs 4 --workers 2 --days 1
     python manage.py bench scale [--scenario edelweiss] [--sizes 32,128,512,2048] [--database postgres]
+    python manage.py bench ahead [--scenario 1912] [--ticks 40] [--latency lognormal:1000:0.6] [--policy fake-server]
 """
 import json
 
@@ -45,6 +46,8 @@ class Command(BaseCommand):
         parser.add_argument("--base-url", help="(internal) concurrency: the running fake server")
         parser.add_argument("--latency", default="lognormal:1000:0.6",
                             help="ahead: each call's latency, lognormal:MEDIAN_MS:SIGMA")
+        parser.add_argument("--policy", choices=["offline", "fake-server"], default="offline",
+                            help="ahead: who answers the traced run's actions (fake-server: bench concurrency's server)")
 
     def handle(self, *args, **options):
         which = options["which"]
@@ -113,7 +116,8 @@ class Command(BaseCommand):
             median_ms, sigma = parse_lognormal(options["latency"])
             if ticks < 2:
                 raise CommandError("--ticks must be at least 2")
-            figures = (ahead.inner if options["inner"] else ahead.outer)(options["scenario"] or "1912", ticks, median_ms, sigma)
+            figures = (ahead.inner if options["inner"] else ahead.outer)(options["scenario"] or "1912", ticks, median_ms, sigma,
+                                                                         options["policy"])
         elif which == "study":  # an offline study on worker processes, then all its measures
             from voyage.bench import study
 
