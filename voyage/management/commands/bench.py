@@ -3,6 +3,7 @@
     python manage.py bench engine --days 1
     python manage.py bench memory --days 3 [--layout cached]
     python manage.py bench concurrency --latency-ms 200 --ticks 5
+    python manage.py bench concurrency --latency lognormal:1000:0.6 [--ticks 40]
     python manage.py bench worker --runs 4 --workers 2 --ticks 200
     python manage.py bench realmodel --ticks 3
     python manage.py bench web --days 3 --clients 50
@@ -44,8 +45,9 @@ class Command(BaseCommand):
         parser.add_argument("--run-id", type=int, help="(internal) web: the run whose pages are timed")
         parser.add_argument("--inner", action="store_true", help="(internal) run on the configured database")
         parser.add_argument("--base-url", help="(internal) concurrency: the running fake server")
-        parser.add_argument("--latency", default="lognormal:1000:0.6",
-                            help="ahead: each call's latency, lognormal:MEDIAN_MS:SIGMA")
+        parser.add_argument("--latency", metavar="lognormal:MEDIAN_MS:SIGMA",
+                            help="concurrency: each call's latency drawn from a lognormal, seeded by the request "
+                                 "(40 ticks by default); ahead: the latencies played (lognormal:1000:0.6)")
         parser.add_argument("--policy", choices=["offline", "fake-server"], default="offline",
                             help="ahead: who answers the traced run's actions (fake-server: bench concurrency's server)")
 
@@ -71,10 +73,18 @@ class Command(BaseCommand):
         elif which == "concurrency":
             from voyage.bench import concurrency
 
-            if options["latency_ms"] <= 0 or ticks < 1:
-                raise CommandError("--latency-ms must be positive and --ticks at least 1")
-            figures = (concurrency.inner(options["latency_ms"], ticks, options["base_url"])
-                       if options["inner"] else concurrency.outer(options["latency_ms"], ticks))
+            if options["latency"]:  # lognormal latencies: the wall time of a simulated hour
+                parse_lognormal(options["latency"])
+                ticks = 40 if options["ticks"] is None else ticks
+                if ticks < 1:
+                    raise CommandError("--ticks must be at least 1")
+                figures = (concurrency.lognormal_inner(options["latency"], ticks, options["base_url"])
+                           if options["inner"] else concurrency.lognormal_outer(options["latency"], ticks))
+            else:
+                if options["latency_ms"] <= 0 or ticks < 1:
+                    raise CommandError("--latency-ms must be positive and --ticks at least 1")
+                figures = (concurrency.inner(options["latency_ms"], ticks, options["base_url"])
+                           if options["inner"] else concurrency.outer(options["latency_ms"], ticks))
         elif which == "realmodel":  # SmolLM2-135M on llama-cpp-python's server, with the schema and without
             from voyage.bench import realmodel
 
@@ -113,7 +123,7 @@ class Command(BaseCommand):
         elif which == "ahead":  # the ceiling of an out-of-order schedule on a traced run (issue 22)
             from voyage.bench import ahead
 
-            median_ms, sigma = parse_lognormal(options["latency"])
+            median_ms, sigma = parse_lognormal(options["latency"] or "lognormal:1000:0.6")
             if ticks < 2:
                 raise CommandError("--ticks must be at least 2")
             figures = (ahead.inner if options["inner"] else ahead.outer)(options["scenario"] or "1912", ticks, median_ms, sigma,
@@ -136,14 +146,9 @@ class Command(BaseCommand):
 
 def parse_lognormal(text: str) -> tuple[float, float]:
     """"lognormal:MEDIAN_MS:SIGMA" -> (median in ms, sigma), or a CommandError naming what is wrong."""
-    kind, _, rest = text.partition(":")
-    median, _, sigma = rest.partition(":")
+    from tests.fake_openai_server import parse_latency
+
     try:
-        if kind != "lognormal":
-            raise ValueError
-        median_ms, sigma_f = float(median), float(sigma)
-    except ValueError:
-        raise CommandError(f"--latency must read lognormal:MEDIAN_MS:SIGMA (e.g. lognormal:1000:0.6), not {text!r}") from None
-    if not (median_ms > 0 and 0 <= sigma_f <= 5):
-        raise CommandError(f"--latency: the median must be positive and sigma between 0 and 5, not {text!r}")
-    return median_ms, sigma_f
+        return parse_latency(text)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
