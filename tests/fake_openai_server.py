@@ -2,7 +2,10 @@
 concurrency benchmark. The openai 3.x SDK talks httpx2, which respx cannot intercept, so the client
 under test goes over a real socket to this server.
 
-It answers with configurable latency and injects faults at a configurable rate:
+It answers with configurable latency, constant or drawn from a lognormal seeded by the request's
+content (`lognormal=(median_ms, sigma)`, `--latency lognormal:MEDIAN_MS:SIGMA`: the same request
+waits the same time whoever sends it, so two schedulers meet the same latencies), and injects
+faults at a configurable rate:
 - transport faults (the gateway must retry them): a hang past the client's timeout, 429 with
   Retry-After, 500, a dropped connection, a body that is not JSON, an empty choice list;
 - content faults (only on requests that want a JSON object; they must become ACTION_FAIL):
@@ -16,12 +19,14 @@ an item listed in it), each taking one tick, so a run progresses and every agent
 
 Run it standalone (the benchmark does, to keep the server off the engine's GIL):
     python tests/fake_openai_server.py --latency-ms 200      # prints the base URL, then serves
+    python tests/fake_openai_server.py --latency lognormal:1000:0.6
 """
 from __future__ import annotations
 
 import argparse
 import hashlib
 import json
+import math
 import random
 import re
 import socket
@@ -60,6 +65,32 @@ def simple_action(messages: list[dict]) -> dict:
         names = [person_named(shown) for shown in people.group(1).split("; ")]
         return _action("communicate", names[roll % len(names)], "normal", "Good day to you.", "Be friendly.")
     return _action("communicate", None, "normal", "Good day to you all.", "Keep talking; seem at ease.")
+
+
+def parse_latency(spec: str) -> tuple[float, float]:
+    """(median_ms, sigma) from "lognormal:MEDIAN_MS:SIGMA"; ValueError naming what is wrong."""
+    kind, _, rest = spec.partition(":")
+    if kind != "lognormal":
+        raise ValueError(f"--latency {spec!r}: write lognormal:MEDIAN_MS:SIGMA, e.g. lognormal:1000:0.6")
+    parts = rest.split(":")
+    try:
+        median_ms, sigma = (float(p) for p in parts) if len(parts) == 2 else (None, None)
+    except ValueError:
+        median_ms = sigma = None
+    if median_ms is None:
+        raise ValueError(f"--latency {spec!r}: lognormal takes a median in ms and a sigma, e.g. lognormal:1000:0.6")
+    if not (math.isfinite(median_ms) and median_ms > 0):
+        raise ValueError(f"--latency {spec!r}: the median must be more than 0 ms")
+    if not (math.isfinite(sigma) and 0 <= sigma <= 3):
+        raise ValueError(f"--latency {spec!r}: sigma must be between 0 and 3")
+    return median_ms, sigma
+
+
+def lognormal_latency_s(median_ms: float, sigma: float, messages: list[dict]) -> float:
+    """One call's latency: median × e^(sigma·z), z standard normal drawn from a generator seeded by
+    the request's messages (their digest), so a request meets the same latency every time it is sent."""
+    z = random.Random(int(messages_digest(messages)[:16], 16)).gauss(0.0, 1.0)
+    return median_ms / 1000 * math.exp(sigma * z)
 
 
 REFUSAL = ("[{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
@@ -104,8 +135,9 @@ class FakeOpenAI:
 
     def __init__(self, latency_ms: float = 0, fault_rate: float = 0.0, faults=ALL_FAULTS, seed: int = 0,
                  retry_after: str = "0", hang_s: float = 2.0, host: str = "127.0.0.1", port: int = 0,
-                 fault_for=None, refuse_forms=()):
+                 fault_for=None, refuse_forms=(), lognormal: tuple[float, float] | None = None):
         self.latency_s = latency_ms / 1000
+        self.lognormal = lognormal  # (median_ms, sigma): each request's latency drawn by its content
         self.refuse_forms = tuple(refuse_forms)  # voyage.gateway.structured forms answered with an error
         self.fault_for = fault_for  # optional: body -> the fault to inject into that request (or None)
         self.fault_rate = fault_rate
@@ -146,6 +178,11 @@ class FakeOpenAI:
             self.forced.extend(faults)
 
     # --- deciding -------------------------------------------------------------------------
+    def latency_for(self, body: dict) -> float:
+        if self.lognormal:
+            return lognormal_latency_s(*self.lognormal, body.get("messages", []))
+        return self.latency_s
+
     def _pick_fault(self, body: dict) -> str | None:
         with self.lock:
             if self.forced:
@@ -188,7 +225,7 @@ class FakeOpenAI:
                 server._record({"body": body, "authorization": self.headers.get("Authorization", ""),
                                 "fault": fault, "digest": messages_digest(body.get("messages", [])),
                                 "at": time.monotonic()})
-                time.sleep(server.latency_s)
+                time.sleep(server.latency_for(body))
                 server._answer(self, body, fault)
 
             def _send(self, status: int, payload, headers: dict | None = None, raw: bytes | None = None):
@@ -269,10 +306,15 @@ class FakeOpenAI:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency-ms", type=float, default=0)
+    parser.add_argument("--latency", help="lognormal:MEDIAN_MS:SIGMA, drawn per request by its content")
     parser.add_argument("--fault-rate", type=float, default=0.0)
     parser.add_argument("--port", type=int, default=0)
     args = parser.parse_args(argv)
-    server = FakeOpenAI(latency_ms=args.latency_ms, fault_rate=args.fault_rate, port=args.port)
+    try:
+        lognormal = parse_latency(args.latency) if args.latency else None
+    except ValueError as exc:
+        parser.error(str(exc))
+    server = FakeOpenAI(latency_ms=args.latency_ms, fault_rate=args.fault_rate, port=args.port, lognormal=lognormal)
     print(server.base_url, flush=True)
     try:
         server.httpd.serve_forever()

@@ -1,8 +1,10 @@
-"""`bench concurrency`: one JSON line, and the simultaneous schedule really overlaps the calls."""
+"""`bench concurrency`: one JSON line, and the simultaneous schedule really overlaps the calls; with
+`--latency lognormal:...`, the wall time of a simulated hour against latencies that vary."""
 import io
 import json
 
-from django.core.management import call_command
+import pytest
+from django.core.management import CommandError, call_command
 
 
 def test_bench_concurrency_prints_one_line_of_figures():
@@ -17,3 +19,32 @@ def test_bench_concurrency_prints_one_line_of_figures():
     assert figures["speedup"] > 5 and figures["tick_over_latency"] < figures["calls_per_tick"] / 5
     # the same prompts on the gateway alone: never under one latency, and still all at once
     assert 1 <= figures["gateway_floor_over_latency"] < figures["calls_per_tick"] / 5
+
+
+def test_bench_concurrency_with_lognormal_latency():
+    out = io.StringIO()
+    call_command("bench", "concurrency", "--latency", "lognormal:20:0.6", "--ticks", "3", stdout=out)
+    lines = out.getvalue().strip().splitlines()
+    assert len(lines) == 1
+    figures = json.loads(lines[0])
+    assert (figures["latency"], figures["ticks"], figures["agents"]) == ("lognormal:20:0.6", 3, 33)
+    assert figures["calls"] >= 60
+    # a simulated hour is 20 ticks: the wall per hour is the wall of the ticks scaled to 20
+    assert figures["lock_step_s_per_sim_hour"] == pytest.approx(figures["wall_s"] * 20 / 3, rel=0.01)
+    assert figures["tick_over_latency"] == pytest.approx(figures["wall_s"] / 3 / 0.02, rel=0.01)
+    assert 0 < figures["in_flight_share"] <= 1
+    # lock-step waits, every tick, for its slowest call: the latencies were really drawn and served
+    assert figures["wall_s"] >= figures["lock_step_slowest_calls_s"] > 0
+    assert figures["slowest_call_over_median"] > 1.5  # the slowest of 33 lognormal draws, far above the median
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--latency", "normal:20:0.6"], "write lognormal:MEDIAN_MS:SIGMA"),
+    (["--latency", "lognormal:0:0.6"], "median must be more than 0"),
+    (["--latency", "lognormal:20"], "a median in ms and a sigma"),
+    (["--latency", "lognormal:20:-1"], "sigma must be between 0 and 3"),
+    (["--latency", "lognormal:20:0.6", "--ticks", "0"], "--ticks must be at least 1"),
+])
+def test_bench_concurrency_refuses_a_bad_latency(args, words):
+    with pytest.raises(CommandError, match=words):
+        call_command("bench", "concurrency", *args, stdout=io.StringIO())

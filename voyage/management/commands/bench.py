@@ -3,18 +3,20 @@
     python manage.py bench engine --days 1
     python manage.py bench memory --days 3 [--layout cached]
     python manage.py bench concurrency --latency-ms 200 --ticks 5
+    python manage.py bench concurrency --latency lognormal:1000:0.6 [--ticks 40]
     python manage.py bench worker --runs 4 --workers 2 --ticks 200
     python manage.py bench realmodel --ticks 3
     python manage.py bench web --days 3 --clients 50
     python manage.py bench export --days 3
     python manage.py bench study --runs 4 --workers 2 --days 1
     python manage.py bench scale [--scenario edelweiss] [--sizes 32,128,512,2048] [--database postgres]
+    python manage.py bench ahead [--scenario 1912] [--ticks 40] [--latency lognormal:1000:0.6] [--policy fake-server]
 """
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-DEFAULT_TICKS = {"concurrency": 5, "worker": 200, "web": 60, "realmodel": 3, "scale": 60}
+DEFAULT_TICKS = {"concurrency": 5, "worker": 200, "web": 60, "realmodel": 3, "scale": 60, "ahead": 40}
 DEFAULT_DAYS = {"web": 3}
 
 
@@ -23,7 +25,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("which", choices=["engine", "memory", "concurrency", "worker", "web", "export", "study",
-                                              "realmodel", "scale"])
+                                              "realmodel", "scale", "ahead"])
         parser.add_argument("--days", type=float, help="engine, memory, export, study: simulated days (1); web: of the run whose pages are timed (3)")
         parser.add_argument("--schedule", default="sequential", choices=["sequential", "simultaneous"])
         parser.add_argument("--ticks", type=int, help="concurrency: ticks timed per schedule (5); worker: per run (200)")
@@ -34,7 +36,7 @@ class Command(BaseCommand):
                             help="memory: the context layout of action prompts")
         parser.add_argument("--agents", type=int, default=6, help="realmodel: the cast (first personas by key); "
                                                                   "(internal) scale: the size this process runs")
-        parser.add_argument("--scenario", default="edelweiss", help="scale: the shipped scenario grown")
+        parser.add_argument("--scenario", help="scale: the shipped scenario grown (edelweiss); ahead: the one traced (1912)")
         parser.add_argument("--sizes", default="32,128,512,2048", help="scale: the numbers of agents, comma-separated")
         parser.add_argument("--database", default="sqlite", choices=["sqlite", "postgres"],
                             help="scale: the scratch databases' kind (postgres: on 127.0.0.1:5432)")
@@ -43,6 +45,11 @@ class Command(BaseCommand):
         parser.add_argument("--run-id", type=int, help="(internal) web: the run whose pages are timed")
         parser.add_argument("--inner", action="store_true", help="(internal) run on the configured database")
         parser.add_argument("--base-url", help="(internal) concurrency: the running fake server")
+        parser.add_argument("--latency", metavar="lognormal:MEDIAN_MS:SIGMA",
+                            help="concurrency: each call's latency drawn from a lognormal, seeded by the request "
+                                 "(40 ticks by default); ahead: the latencies played (lognormal:1000:0.6)")
+        parser.add_argument("--policy", choices=["offline", "fake-server"], default="offline",
+                            help="ahead: who answers the traced run's actions (fake-server: bench concurrency's server)")
 
     def handle(self, *args, **options):
         which = options["which"]
@@ -66,10 +73,18 @@ class Command(BaseCommand):
         elif which == "concurrency":
             from voyage.bench import concurrency
 
-            if options["latency_ms"] <= 0 or ticks < 1:
-                raise CommandError("--latency-ms must be positive and --ticks at least 1")
-            figures = (concurrency.inner(options["latency_ms"], ticks, options["base_url"])
-                       if options["inner"] else concurrency.outer(options["latency_ms"], ticks))
+            if options["latency"]:  # lognormal latencies: the wall time of a simulated hour
+                parse_lognormal(options["latency"])
+                ticks = 40 if options["ticks"] is None else ticks
+                if ticks < 1:
+                    raise CommandError("--ticks must be at least 1")
+                figures = (concurrency.lognormal_inner(options["latency"], ticks, options["base_url"])
+                           if options["inner"] else concurrency.lognormal_outer(options["latency"], ticks))
+            else:
+                if options["latency_ms"] <= 0 or ticks < 1:
+                    raise CommandError("--latency-ms must be positive and --ticks at least 1")
+                figures = (concurrency.inner(options["latency_ms"], ticks, options["base_url"])
+                           if options["inner"] else concurrency.outer(options["latency_ms"], ticks))
         elif which == "realmodel":  # SmolLM2-135M on llama-cpp-python's server, with the schema and without
             from voyage.bench import realmodel
 
@@ -96,7 +111,7 @@ class Command(BaseCommand):
             if ticks < 1:
                 raise CommandError("--ticks must be positive")
             if options["inner"]:
-                figures = scale.inner(options["scenario"], options["agents"], ticks)
+                figures = scale.inner(options["scenario"] or "edelweiss", options["agents"], ticks)
             else:
                 try:
                     sizes = sorted({int(n) for n in options["sizes"].split(",")})
@@ -104,7 +119,15 @@ class Command(BaseCommand):
                     raise CommandError(f"--sizes must be numbers separated by commas, not {options['sizes']!r}") from None
                 if not sizes or sizes[0] < 1:
                     raise CommandError("--sizes must be positive")
-                figures = scale.outer(options["scenario"], sizes, ticks, options["database"])
+                figures = scale.outer(options["scenario"] or "edelweiss", sizes, ticks, options["database"])
+        elif which == "ahead":  # the ceiling of an out-of-order schedule on a traced run (issue 22)
+            from voyage.bench import ahead
+
+            median_ms, sigma = parse_lognormal(options["latency"] or "lognormal:1000:0.6")
+            if ticks < 2:
+                raise CommandError("--ticks must be at least 2")
+            figures = (ahead.inner if options["inner"] else ahead.outer)(options["scenario"] or "1912", ticks, median_ms, sigma,
+                                                                         options["policy"])
         elif which == "study":  # an offline study on worker processes, then all its measures
             from voyage.bench import study
 
@@ -119,3 +142,13 @@ class Command(BaseCommand):
                 raise CommandError("--runs, --workers and --ticks must be positive")
             figures = (worker.inner if options["inner"] else worker.outer)(options["runs"], options["workers"], ticks)
         self.stdout.write(json.dumps(figures))
+
+
+def parse_lognormal(text: str) -> tuple[float, float]:
+    """"lognormal:MEDIAN_MS:SIGMA" -> (median in ms, sigma), or a CommandError naming what is wrong."""
+    from tests.fake_openai_server import parse_latency
+
+    try:
+        return parse_latency(text)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None

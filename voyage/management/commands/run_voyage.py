@@ -10,6 +10,8 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from voyage.engine.runner import Stopwatch, advance, create_run, run_summary
+from voyage.gateway.factory import gateway_for
+from voyage.gateway.in_flight import InFlightMeter
 from voyage.management.fork_options import add_fork_options, fork_from_options
 from voyage.gateway.openai_client import GatewayConfigError
 from voyage.gateway.replay import ReplayMissing
@@ -102,7 +104,9 @@ class Command(BaseCommand):
         Run.objects.filter(pk=run.pk).update(state=Run.RUNNING, error="", pause_reason="")
         run.state, run.pause_reason = Run.RUNNING, ""
         try:
-            advance(run, run.target_ticks, on_tick=ProgressBar(run.tick, run.target_ticks, self.stderr._out),
+            meter = InFlightMeter(gateway_for(run))  # how much of the agents' time had a call out
+            advance(run, run.target_ticks, gateway=meter,
+                    on_tick=ProgressBar(run.tick, run.target_ticks, self.stderr._out),
                     memory_inline=not options["memory_worker"])
         except BaseException as exc:
             Run.objects.filter(pk=run.pk).update(state=Run.FAILED if not isinstance(exc, KeyboardInterrupt)
@@ -110,7 +114,9 @@ class Command(BaseCommand):
             if isinstance(exc, MODEL_ERRORS):  # a clear message, not a traceback
                 raise CommandError(f"run {run.pk} stopped: {exc}") from exc
             raise
-        summary = run_summary(run, watch.elapsed)
+        wall_s = watch.elapsed
+        summary = run_summary(run, wall_s)
+        summary.update(meter.figures(wall_s, summary["agents"]))
         if run.state == Run.PAUSED:  # the budget ran out: advance() paused it and said why
             summary["paused"] = run.pause_reason
             self.stderr.write(f"run {run.pk} paused: {run.pause_reason}")
