@@ -86,3 +86,38 @@ def test_bad_input_names_what_is_wrong_and_writes_nothing(more, words):
         create(*more)
     assert not Study.objects.exists()
     assert (Run.objects.count(), Intervention.objects.count()) == (runs, interventions)
+
+
+def test_the_scheduler_starts_the_base_then_replays_each_arm_then_puts_it_live(queued):
+    """start_next step by step (the worker's chunks stood in for by advance): the arms wait for their
+    base, say why while it cannot be forked, replay it to the fork tick, then go on live."""
+    from voyage.engine.runner import advance
+    from voyage.studies.scheduler import start, start_next
+
+    create("--intervention", LAMP)
+    study = Study.objects.get(name="lamp")
+    base, none, lamp = (m.run for m in study.members.select_related("run").order_by("position"))
+    assert start(study) == [base.pk]  # parallel is every run, yet the arms wait for their base
+    assert Run.objects.get(pk=none.pk).pause_reason == f"waiting for its base run {base.pk} to reach tick {N} (at 0)"
+
+    def settle(run, state=Run.FINISHED):
+        run.refresh_from_db()
+        advance(run, run.target_ticks)
+        Run.objects.filter(pk=run.pk).update(state=state)
+
+    Run.objects.filter(pk=base.pk).update(state=Run.FAILED)
+    assert start_next(study.pk) == []
+    assert "which failed at tick 0: resume it" in Run.objects.get(pk=lamp.pk).pause_reason
+    settle(base)
+    assert start_next(study.pk) == [none.pk, lamp.pk]
+    for arm in (none, lamp):
+        arm.refresh_from_db()
+        assert (arm.state, arm.replay_of_id, arm.target_ticks, arm.tick) == (Run.QUEUED, base.pk, N, 0)
+        settle(arm)  # the replay, to the fork tick
+    assert Intervention.objects.get(run=lamp).applied  # applied at the fork tick, as the replay ends there
+    Study.objects.filter(pk=study.pk).update(state=Study.STOPPED)  # a stop (a budget) leaves them to go on
+    assert start_next(study.pk) == [none.pk, lamp.pk]
+    for arm in (none, lamp):
+        arm.refresh_from_db()
+        assert (arm.state, arm.replay_of_id, arm.target_ticks, arm.tick) == (Run.QUEUED, None, TICKS, N)
+    assert start_next(study.pk) == []  # a second signal changes nothing

@@ -138,7 +138,9 @@ class Making:
         key = base_key(cell)
         if key not in self.bases:
             shared = dict(key)
-            base = self.run(cell, self.fork_tick, label=f"base of {cell_label(shared)}, seed={cell[SEED]}")
+            others = cell_label(shared)
+            base = self.run(cell, self.fork_tick, label=("base" if others == "all runs" else f"base of {others}")
+                            + f", seed={cell[SEED]}")
             self.member(base, shared, is_base=True)
             self.bases[key] = base
         base = self.bases[key]

@@ -61,14 +61,16 @@ def start_next(study_id: int) -> list[int]:
     started = []
     with transaction.atomic():
         study = Study.objects.select_for_update().get(pk=study_id)
-        if study.state != Study.RUNNING:
+        if study.state == Study.FINISHED:
             return []
         members = list(StudyRun.objects.filter(study=study).select_related("run").order_by("position"))
         bases = {m.run_id: m.run for m in members if m.is_base}
         live = [m for m in members if m.started_at is not None and forks.replayed(m.run)]
-        for member in live:  # replayed to the fork tick: on, live (in the slot it already holds)
-            if forks.go_live(member.run, study.target_ticks):
+        for member in live:  # replayed to the fork tick: on, live (in the slot it already holds; a run
+            if forks.go_live(member.run, study.target_ticks):  # already going finishes, budget or not)
                 _start(study, member, started)
+        if study.state != Study.RUNNING:
+            return started
         waiting = [m for m in members if m.started_at is None]
         in_flight = [m for m in members if m.started_at is not None and (m.run.state in ACTIVE or m in live)]
         if not waiting:
