@@ -48,7 +48,8 @@ class StudyPlan:
 
 
 def create_study(plan: StudyPlan) -> Study:
-    """Validate the plan and make the study with one waiting run per cell. Raises StudyError.
+    """Validate the plan and make the study with one waiting run per cell (and, with an intervention
+    axis, one base run per cell of the other axes, which its arms fork from). Raises StudyError.
     `study.warnings` lists what configure_run allowed but flagged (a key variable not set here)."""
     name = plan.name.strip()
     if not name:
@@ -69,6 +70,8 @@ def create_study(plan: StudyPlan) -> Study:
         specs = check_axis(axes.get(INTERVENTION), plan.interventions, plan.target_ticks)
     except ArmError as exc:
         raise StudyError(str(exc)) from None
+    if INTERVENTION in base:
+        raise StudyError(f"{INTERVENTION}: vary it (intervention={NO_INTERVENTION},NAME), it is not set for every run")
     unknown = sorted(({*base, *axes} - {*SETTABLE, PROFILE, INTERVENTION}))
     if unknown:
         raise StudyError(f"{', '.join(unknown)}: not a run parameter; vary or set profile or one of "

@@ -65,6 +65,7 @@ def start_next(study_id: int) -> list[int]:
             return []
         members = list(StudyRun.objects.filter(study=study).select_related("run").order_by("position"))
         bases = {m.run_id: m.run for m in members if m.is_base}
+        base_ids = set(bases)
         live = [m for m in members if m.started_at is not None and forks.replayed(m.run)]
         for member in live:  # replayed to the fork tick: on, live (in the slot it already holds; a run
             if forks.go_live(member.run, study.target_ticks):  # already going finishes, budget or not)
@@ -83,7 +84,7 @@ def start_next(study_id: int) -> list[int]:
             return started
         ready = []
         for member in waiting:
-            if forks.is_arm(member.run, set(bases)):
+            if forks.is_arm(member.run, base_ids):
                 why = forks.not_ready(bases[member.run.forked_from_id], member.run.fork_tick)
                 if why:
                     if member.run.pause_reason != why:
@@ -93,7 +94,7 @@ def start_next(study_id: int) -> list[int]:
         for member in ready[:max(0, study.parallel - len(in_flight))]:
             StudyRun.objects.filter(pk=member.pk).update(started_at=timezone.now())
             Run.objects.filter(pk=member.run_id, state=Run.PAUSED).update(pause_reason="")  # no longer waiting
-            if forks.is_arm(member.run, set(bases)):
+            if forks.is_arm(member.run, base_ids) and member.run.state == Run.PAUSED:  # not one stopped by hand
                 forks.begin_replay(member.run, bases[member.run.forked_from_id])
             _start(study, member, started)
     return started
