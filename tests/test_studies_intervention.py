@@ -121,3 +121,30 @@ def test_the_scheduler_starts_the_base_then_replays_each_arm_then_puts_it_live(q
         arm.refresh_from_db()
         assert (arm.state, arm.replay_of_id, arm.target_ticks, arm.tick) == (Run.QUEUED, None, TICKS, N)
     assert start_next(study.pk) == []  # a second signal changes nothing
+
+
+def test_with_a_model_that_never_answers_the_same_twice_the_arms_still_equal_their_base(transactional_db):
+    """What forking buys over fresh runs of the same seed: a real model's answers vary from run to run
+    (here a local chat-completions server that spoils a random third of its answers), so a second run
+    of the same seed is another run; the arms replay their base's recorded answers instead."""
+    from tests.fake_openai_server import CONTENT_FAULTS, FakeOpenAI
+    from voyage.engine.runner import advance
+    from voyage.models import ModelProfile
+    from voyage.runconfig import configure_run
+
+    with FakeOpenAI(fault_rate=0.35, faults=CONTENT_FAULTS, seed=11) as server:
+        ModelProfile.objects.create(name="varying", kind="openai", base_url=server.base_url, model="fake",
+                                    timeout_s=5, retries=0, concurrency=4)
+        room = 'lamp={"kind": "room_event", "tick": 6, "room": "east_corridor", "text": "A bell rings."}'
+        call_command("study", "create", "--name", "varying", "--scenario", "edelweiss", "--ticks", "10",
+                     "--vary", "intervention=none,lamp", "--vary", "profile=varying", "--intervention", room,
+                     "--schedule", "simultaneous", "--no-start", stdout=io.StringIO())
+        call_command("study", "run", "varying", stdout=io.StringIO(), stderr=io.StringIO())
+        again = configure_run("edelweiss", profile="varying", schedule="simultaneous", seed=1912, ticks=6)
+        advance(again, 6)
+    study = Study.objects.get(name="varying")
+    base, none, lamp = (m.run for m in study.members.select_related("run").order_by("position"))
+    assert [r.tick for r in (base, none, lamp)] == [6, 10, 10]
+    assert events(none, tick__lt=6) == events(lamp, tick__lt=6) == events(base, tick__lt=6)
+    assert Event.objects.filter(run=base, kind="action_fail").exists()  # the spoilt answers are in it
+    assert events(again, tick__lt=6) != events(base, tick__lt=6)  # a fresh run of the same seed is not
