@@ -117,3 +117,22 @@ def test_the_command_places_an_object_and_changes_a_persona(run):
         call_command("intervene", str(run.pk), "--remove", "Green Door Key", "--event", "x", stdout=io.StringIO())
     assert list(Intervention.objects.filter(run=run).values_list("kind", "name", "field")) == \
         [("object_place", "Green Door Key", ""), ("persona", "", "fear")]
+
+
+@pytest.mark.parametrize("path", ["/admin/instruments/intervention/add/", "/admin/instruments/intervention/",
+                                  "/admin/instruments/interview/", "/admin/studies/study/add/"])
+def test_the_admins_instruments_and_studies_are_closed_to_anonymous_and_non_staff(run, path):
+    """The admin's side of "through every interface": its pages send anyone but staff to log in, and a
+    post from them writes nothing (an intervention, an interview, a study over an intervention)."""
+    body = {"run": run.pk, "kind": "room_event", "room": room_of(run), "how": "sound", "text": "Smoke.", "tick": "",
+            "name": "x", "scenario": "1912", "ticks": "20", "axes": "intervention=none,x",
+            "interventions": f"x:room_event@5:{room_of(run)}:Smoke."}
+    outsider = Client()
+    outsider.force_login(User.objects.create_user("outsider", password="pw"))
+    runs = Run.objects.count()
+    for client in (Client(), outsider):
+        assert client.get(path)["Location"].startswith("/admin/login/")
+        assert client.post(path, body)["Location"].startswith("/admin/login/")
+    from voyage.studies.models import Study
+
+    assert not Intervention.objects.exists() and not Study.objects.exists() and Run.objects.count() == runs

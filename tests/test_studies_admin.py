@@ -51,3 +51,33 @@ def test_starting_from_the_admin_queues_the_runs(admin_client):
     states = list(Run.objects.filter(study_member__study__name="from the admin")
                   .order_by("study_member__position").values_list("state", flat=True))
     assert states == [Run.QUEUED, Run.PAUSED, Run.PAUSED, Run.PAUSED]
+
+
+LAMP = 'lamp={"kind": "object_place", "tick": 3, "name": "Brass lamp", "room": "salon", "text": "It hums."}'
+
+
+def test_a_study_over_an_intervention_made_in_the_admin_forks_its_arms_from_a_base(admin_client):
+    response = admin_client.post("/admin/studies/study/add/", form(
+        scenario="edelweiss", ticks="6", axes="intervention=none,lamp", shared="", interventions=LAMP))
+    assert response.status_code == 302, response.content.decode()[:2000]
+    study = Study.objects.get(name="from the admin")
+    assert study.fork_tick == 3 and study.interventions["lamp"]["room"] == "salon"
+    members = list(study.members.select_related("run").order_by("position"))
+    assert [(m.is_base, m.run.target_ticks, m.run.forked_from_id) for m in members] == [
+        (True, 3, None), (False, 6, members[0].run_id), (False, 6, members[0].run_id)]
+    assert [iv.name for m in members for iv in m.run.interventions.all()] == ["Brass lamp"]
+    page = admin_client.get(f"/admin/studies/study/{study.pk}/change/").content.decode()
+    assert "Brass lamp" in page and "fork tick" in page.lower()
+
+
+@pytest.mark.parametrize("interventions, words", [
+    ("lamp:room_event@3:the_moon:Smoke.", "has no room &#x27;the_moon&#x27;"),
+    ("lamp:room_event@60:salon:Smoke.", "tick 60 is beyond the runs&#x27; length of 6 ticks"),
+    ("lamp:weather@3:salon:Fog.", "write NAME:room_event@TICK"),
+])
+def test_a_bad_intervention_is_shown_and_nothing_is_written(admin_client, interventions, words):
+    runs = Run.objects.count()
+    response = admin_client.post("/admin/studies/study/add/", form(
+        scenario="edelweiss", ticks="6", axes="intervention=none,lamp", shared="", interventions=interventions))
+    assert response.status_code == 200 and words in response.content.decode()
+    assert Study.objects.count() == 0 and Run.objects.count() == runs

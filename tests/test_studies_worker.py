@@ -132,3 +132,38 @@ def test_a_study_whose_first_run_exceeds_its_budget_starts_no_further_run(fleet)
                     ) == [(0,)]
     shown = manage(env, "study", "status", "priced")
     assert "stopped: cost budget reached" in shown and "not started: cost budget reached" in shown
+
+
+def test_intervention_arms_fork_from_one_base_run_on_the_worker(fleet):
+    """The base runs on the worker to the fork tick; then each arm replays it in the worker's chunks
+    (VOYAGE_CHUNK_TICKS=50: several of them) and goes on live: equal to the base before the fork tick,
+    the intervention arm apart after it."""
+    db, env = fleet
+    fork, ticks = 120, 200
+    lamp = ('lamp={"kind": "object_place", "tick": 120, "name": "Brass lamp", "room": "east_corridor", '
+            '"text": "It hums."}')
+    made = json.loads(manage(env, "study", "create", "--name", "forks", "--scenario", "edelweiss", "--ticks",
+                             str(ticks), "--vary", "intervention=none,lamp", "--intervention", lamp, "--parallel", "1"))
+    assert made["runs"] == 3 and len(made["started"]) == 1  # the base alone: the arms wait for it
+    wait_for(lambda: study_state(db, "forks")[0] == "finished", 240, interval=0.5, what="study forks to finish")
+    members = db.query("SELECT m.is_base, m.cell, r.id, r.tick, r.state, r.forked_from_id, r.fork_tick, "
+                       "r.replay_of_id FROM studies_studyrun m JOIN voyage_run r ON m.run_id = r.id "
+                       "JOIN studies_study s ON m.study_id = s.id WHERE s.name = 'forks' ORDER BY m.position")
+    [base] = [m for m in members if m[0]]
+    assert base[3:5] == (fork, "finished")
+    arms = {json.loads(m[1])["intervention"]: m for m in members if not m[0]}
+    assert {k: m[3:] for k, m in arms.items()} == {k: (ticks, "finished", base[2], fork, None) for k in ("none", "lamp")}
+
+    def events(run_id, where):
+        return db.query("SELECT e.seq, e.tick, e.kind, a.persona_id, e.room_id, e.text, e.data FROM event_log e "
+                        "LEFT JOIN agent_state a ON e.actor_id = a.id "
+                        f"WHERE e.run_id = %s AND {where} ORDER BY e.seq", (run_id,))
+
+    before = events(base[2], "e.tick < 120")
+    assert before and all(events(arm[2], "e.tick < 120") == before for arm in arms.values())
+    after = {k: [e[1:] for e in events(m[2], "e.tick > 120")] for k, m in arms.items()}
+    assert after["none"] != after["lamp"] and any("Brass lamp" in e[4] for e in after["lamp"])
+    assert [e[2] for e in events(arms["lamp"][2], "e.tick = 120") if e[2] == "intervention"] == ["intervention"]
+    # the replayed ticks cost nothing again: the base paid for them once
+    rows = manage(env, "study", "results", "forks")
+    assert rows.splitlines()[0].startswith("study,run_id,run_state,intervention,seed,day") and len(rows.splitlines()) == 3

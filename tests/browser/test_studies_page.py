@@ -43,3 +43,40 @@ def test_a_study_moves_live_and_its_cells_compare(site, worker, staff_page, page
     page.get_by_role("link", name=f"run {first}").click()
     expect(page).to_have_url(re.compile(rf"/runs/{first}/$"))
     assert not page_watch.page_errors and not page_watch.dialogs
+
+
+def test_a_study_over_an_intervention_runs_on_the_worker_and_compares_its_arms(site, worker, staff_page, page_watch):
+    lamp = ('lamp={"kind": "object_place", "tick": 20, "name": "Brass lamp", "room": "east_corridor", '
+            '"text": "<b>It hums.</b>"}')
+    made = json.loads(manage(site.env, "study", "create", "--name", "lamp study", "--scenario", "edelweiss",
+                             "--ticks", "40", "--vary", "intervention=none,lamp", "--intervention", lamp))
+    assert made["runs"] == 3 and len(made["started"]) == 1  # the base first; its arms wait for it
+    page = staff_page
+    page.goto("/studies/")
+    page.get_by_role("link", name="lamp study").click()
+    expect(page.locator("#study-state")).to_have_text("finished", timeout=180_000)
+    page.reload()
+    expect(page.locator("#fork-tick")).to_have_text("20")
+    expect(page.locator("#arms")).to_contain_text("intervention=lamp: object_place at tick 20 in east_corridor "
+                                                  "(Brass lamp): <b>It hums.</b>")  # escaped: reads as typed
+    assert page.locator("#arms q b").count() == 0
+    rows = page.locator("#study-runs tbody tr")
+    expect(rows.locator(".cell")).to_have_text(["base", "intervention=none", "intervention=lamp"])
+    expect(rows.locator(".ticks")).to_have_text(["20/20", "40/40", "40/40"])
+    expect(page.locator("#measures thead th.cell")).to_have_text(["intervention=none", "intervention=lamp"])
+    assert page.locator("#measures td[title='n=1']").count() > 10  # both arms measured, side by side
+
+    base, none, with_lamp = (r[0] for r in site.query(
+        "SELECT m.run_id FROM studies_studyrun m JOIN studies_study s ON m.study_id = s.id "
+        "WHERE s.name = 'lamp study' ORDER BY m.position"))
+
+    def events(run_id, where):
+        return site.query("SELECT e.seq, e.tick, e.kind, a.persona_id, e.room_id, e.text, e.data FROM event_log e "
+                          f"LEFT JOIN agent_state a ON e.actor_id = a.id WHERE e.run_id = %s AND {where} "
+                          "ORDER BY e.seq", (run_id,))
+
+    assert events(base, "e.tick < 20") == events(none, "e.tick < 20") == events(with_lamp, "e.tick < 20") != []
+    assert [e[1:] for e in events(none, "e.tick >= 20")] != [e[1:] for e in events(with_lamp, "e.tick >= 20")]
+    page.get_by_role("link", name=f"run {with_lamp}").click()
+    expect(page).to_have_url(re.compile(rf"/runs/{with_lamp}/$"))
+    assert not page_watch.page_errors and not page_watch.dialogs

@@ -10,6 +10,7 @@ from django.utils.html import format_html
 
 from voyage.models import Run
 from voyage.studies import scheduler
+from voyage.studies.arms import ArmError, parse_spec
 from voyage.studies.config import StudyError, StudyPlan, create_study
 from voyage.studies.grid import GridError, parse_vary
 from voyage.studies.models import Study, StudyRun
@@ -33,6 +34,12 @@ class StudyCreateForm(forms.ModelForm):
                                      "hot_memory_limit=30,50; any run parameter")
     shared = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False, label="Every run",
                              help_text="one NAME=VALUE a line, e.g. schedule=simultaneous or attrition_threshold=60")
+    interventions = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), required=False,
+        help_text="the values of an intervention axis (add the line intervention=none,NAME to the axes), one a line: "
+                  "NAME:room_event@TICK:ROOM:TEXT, NAME:memory@TICK:AGENT:TEXT, or NAME={JSON} with the API's fields "
+                  '(e.g. lamp={"kind": "object_place", "tick": 120, "name": "Brass lamp", "room": "salon", '
+                  '"text": "It hums."}); the arms are forks of one base run, made at the earliest tick')
     parallel = forms.IntegerField(required=False, min_value=1,
                                   help_text="runs on the worker at once (default: all; 1 with a budget)")
     start = forms.BooleanField(required=False, initial=True, help_text="queue the runs on the worker now")
@@ -54,12 +61,19 @@ class StudyCreateForm(forms.ModelForm):
             if not sep:
                 raise forms.ValidationError({"shared": f"{line!r}: write NAME=VALUE"})
             shared[name.strip()] = value.strip()
+        interventions = {}
         try:
+            for line in lines(data.get("interventions", "")):
+                name, fields = parse_spec(line)
+                if name in interventions:
+                    raise StudyError(f"intervention {name!r} is given twice")
+                interventions[name] = fields
             plan = StudyPlan(name=data["name"], scenario=data["scenario"].slug, target_ticks=ticks,
                              axes=parse_vary(lines(data.get("axes", ""))), base=shared,
-                             budget_cost=data.get("budget_cost"), parallel=data.get("parallel"))
+                             budget_cost=data.get("budget_cost"), parallel=data.get("parallel"),
+                             interventions=interventions)
             self.study = create_study(plan)
-        except (StudyError, GridError) as exc:
+        except (StudyError, GridError, ArmError) as exc:
             raise forms.ValidationError(str(exc)) from None
         return data
 
@@ -75,7 +89,7 @@ class StudyCreateForm(forms.ModelForm):
 
 class StudyRunInline(admin.TabularInline):
     model = StudyRun
-    fields = ["position", "run_link", "cell", "state", "progress", "started_at"]
+    fields = ["position", "run_link", "cell", "is_base", "state", "progress", "started_at"]
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -105,8 +119,8 @@ class StudyAdmin(admin.ModelAdmin):
     search_fields = ["name"]
     inlines = [StudyRunInline]
     actions = ["start_on_worker"]
-    readonly_fields = ["name", "scenario", "target_ticks", "axes", "base", "budget_cost", "parallel", "state",
-                       "stop_reason", "created_at", "page"]
+    readonly_fields = ["name", "scenario", "target_ticks", "axes", "base", "interventions", "fork_tick", "budget_cost",
+                       "parallel", "state", "stop_reason", "created_at", "page"]
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(
@@ -122,8 +136,8 @@ class StudyAdmin(admin.ModelAdmin):
 
     def get_fieldsets(self, request, obj=None):
         if obj is None:
-            return [(None, {"fields": ["name", "scenario", "days", "ticks", "axes", "shared", "budget_cost",
-                                       "parallel", "start"]})]
+            return [(None, {"fields": ["name", "scenario", "days", "ticks", "axes", "shared", "interventions",
+                                       "budget_cost", "parallel", "start"]})]
         return super().get_fieldsets(request, obj)
 
     def get_readonly_fields(self, request, obj=None):

@@ -2,7 +2,7 @@
 results as CSV. Mounted on the NinjaAPI in voyage/api/site.py."""
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Literal, Optional, Union
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
@@ -10,6 +10,7 @@ from ninja import Field, Path, Query, Router, Schema, Status
 
 from voyage.api.errors import errors
 from voyage.api.schemas import MAX_ID, MAX_TICKS, Body, Page
+from voyage.instruments.interventions import MAX_TEXT
 from voyage.studies import scheduler
 from voyage.studies.config import MAX_BUDGET_COST, StudyError, StudyPlan, create_study
 from voyage.studies.grid import GridError, seed_count
@@ -24,6 +25,22 @@ Value = Union[int, float, str]
 MAX_AXES, MAX_VALUES = 6, 50
 
 
+class StudyInterventionIn(Body):
+    """A value of the study's "intervention" axis: the run API's intervention, at a tick it must name."""
+
+    kind: Literal["room_event", "memory", "object_place", "object_move", "object_remove", "persona"]
+    tick: int = Field(..., ge=1, le=MAX_TICKS, description="the arms fork from their base run at the earliest "
+                      "intervention's tick; each intervention is applied in its arm at its own tick")
+    text: Optional[str] = Field(None, max_length=MAX_TEXT, description="what happens; the memory; a placed "
+                                "object's description; a persona's new text")
+    room: Optional[str] = Field(None, max_length=60, description="room_event, object_place, object_move: the room's key")
+    how: Optional[Literal["sound", "sight"]] = Field(None, description="room_event: a loud sound (default) or a "
+                                                     "visible change")
+    agent: Optional[str] = Field(None, max_length=60, description="memory, persona: the agent's persona key")
+    name: Optional[str] = Field(None, max_length=100, description="object_*: the object's name")
+    field: Optional[Literal["history", "fear", "secret"]] = Field(None, description="persona: which text")
+
+
 class StudyIn(Body):
     name: str = Field(..., min_length=1, max_length=120)
     scenario: str = Field("1912", max_length=50, description="the scenario's slug")
@@ -36,6 +53,10 @@ class StudyIn(Body):
     budget_cost: Optional[float] = Field(None, gt=0, le=float(MAX_BUDGET_COST), description="start no further run once spent")
     parallel: Optional[int] = Field(None, ge=1, le=1000, description="runs on the worker at once")
     start: bool = Field(True, description="queue the runs on the worker now")
+    interventions: dict[str, StudyInterventionIn] = Field(
+        default_factory=dict, description='the values of an "intervention" axis besides "none", by name, e.g. '
+        '{"lights": {"kind": "room_event", "tick": 300, "room": "grand_staircase", "text": "The lights go out."}} '
+        'with axes {"intervention": ["none", "lights"]}: the arms are forks of one base run per cell')
 
 
 class StudyRunOut(Schema):
@@ -49,6 +70,9 @@ class StudyRunOut(Schema):
     state: str
     started: bool
     note: str
+    base: bool = Field(False, description="the base run the intervention arms fork from (not a cell)")
+    forked_from: Optional[int] = None
+    fork_tick: Optional[int] = None
 
 
 class StudyOut(Schema):
@@ -63,6 +87,8 @@ class StudyOut(Schema):
     spent: float
     budget_cost: Optional[float]
     members: list[StudyRunOut]
+    interventions: dict[str, dict] = Field(default_factory=dict, description="the intervention axis's values")
+    fork_tick: Optional[int] = None
     warnings: list[str] = []
 
 
@@ -103,7 +129,8 @@ def plan_from(body: StudyIn) -> StudyPlan:
     ticks = body.ticks if body.ticks is not None else max(1, round(body.days * TICKS_PER_DAY))
     return StudyPlan(name=body.name, scenario=body.scenario, target_ticks=ticks, axes=axes,
                      base={k: _text(v) for k, v in body.shared.items()}, budget_cost=body.budget_cost,
-                     parallel=body.parallel)
+                     parallel=body.parallel,
+                     interventions={name: spec.dict(exclude_none=True) for name, spec in body.interventions.items()})
 
 
 @router.get("/studies", response={200: StudyPage, **errors()}, summary="Studies, oldest first, with their progress")

@@ -15,13 +15,14 @@ from django.db import IntegrityError, transaction
 
 from voyage.models import ModelProfile, Run
 from voyage.runconfig import PARAMETERS, configure_run
+from voyage.studies.arms import INTERVENTION, NO_INTERVENTION, ArmError, base_key, check_axis, fork_tick
 from voyage.studies.grid import PROFILE, SEED, GridError, cell_label, expand, with_seed
 from voyage.studies.models import Study, StudyRun
 from world.models import Scenario
 
-INTERVENTION, NO_INTERVENTION = "intervention", "none"  # the with/without-intervention axis
 OFFLINE = "offline"  # the profile axis value for the offline scripted policy (when no profile has that name)
 WAITING = "waiting for its turn in study {name!r}"
+WAITING_FOR_BASE = "waiting for its base run {base} to reach tick {tick}"
 # What may vary or be set for every run: the run's parameters, except those not written as one
 # value (reflection_ticks is a list) and the per-run budgets (the study has its own).
 SETTABLE = ("seed", "schedule", *(p for p in PARAMETERS if p not in ("reflection_ticks", "budget_tokens",
@@ -41,13 +42,14 @@ class StudyPlan:
     base: dict = field(default_factory=dict)  # run fields shared by every run: schedule, seed, parameters
     budget_cost: str | Decimal | None = None
     parallel: int | None = None  # default: every run at once, or one at a time under a budget
-    # The "intervention" axis's values besides "none": name -> intervene()'s arguments (kind, text, tick,
-    # room or agent...), scheduled in each run of that arm (voyage/instruments/interventions.py).
+    # The "intervention" axis's values besides "none": name -> intervene()'s arguments (kind, tick, text,
+    # room or agent...), checked by voyage.studies.arms and scheduled in each run of that arm.
     interventions: dict[str, dict] = field(default_factory=dict)
 
 
 def create_study(plan: StudyPlan) -> Study:
-    """Validate the plan and make the study with one waiting run per cell. Raises StudyError.
+    """Validate the plan and make the study with one waiting run per cell (and, with an intervention
+    axis, one base run per cell of the other axes, which its arms fork from). Raises StudyError.
     `study.warnings` lists what configure_run allowed but flagged (a key variable not set here)."""
     name = plan.name.strip()
     if not name:
@@ -64,47 +66,94 @@ def create_study(plan: StudyPlan) -> Study:
         cells = expand(axes)
     except (GridError, ValueError) as exc:
         raise StudyError(str(exc)) from None
-    check_intervention_axis(axes.get(INTERVENTION), plan.interventions)
+    try:
+        specs = check_axis(axes.get(INTERVENTION), plan.interventions, plan.target_ticks)
+    except ArmError as exc:
+        raise StudyError(str(exc)) from None
+    if INTERVENTION in base:
+        raise StudyError(f"{INTERVENTION}: vary it (intervention={NO_INTERVENTION},NAME), it is not set for every run")
     unknown = sorted(({*base, *axes} - {*SETTABLE, PROFILE, INTERVENTION}))
     if unknown:
         raise StudyError(f"{', '.join(unknown)}: not a run parameter; vary or set profile or one of "
                          f"{', '.join(SETTABLE)}")
-    parallel = plan.parallel if plan.parallel is not None else (1 if budget is not None else len(cells))
+    split = fork_tick(specs) if specs else None
+    runs = len(cells) + (len({base_key(c.as_dict()) for c in cells}) if specs else 0)
+    parallel = plan.parallel if plan.parallel is not None else (1 if budget is not None else runs)
     if parallel < 1:
         raise StudyError("--parallel must be at least 1")
-    warnings: list[str] = []
+    made = Making(name=name, scenario=scenario, base=base, specs=specs, fork_tick=split)
     try:
         with transaction.atomic():
             study = Study.objects.create(name=name, scenario=scenario, target_ticks=plan.target_ticks, base=base,
-                                         axes=axes, budget_cost=budget, parallel=parallel)
-            for position, cell in enumerate(cells):
-                label = f"{cell_label(cell.values)}, seed={cell.seed}"
-                values = {**base, **cell.as_dict()}
-                arm = values.pop(INTERVENTION, NO_INTERVENTION)
-                try:
-                    run = configure_run(scenario, ticks=plan.target_ticks, **_run_fields(values),
-                                        name=f"{name} #{position + 1}: {label}"[:Run._meta.get_field("name").max_length])
-                except ValidationError as exc:
-                    problems = "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
-                    raise StudyError(f"run {label}: {problems}") from None
-                warnings += [w for w in run.warnings if w not in warnings]
-                Run.objects.filter(pk=run.pk).update(state=Run.PAUSED, pause_reason=WAITING.format(name=name))
-                if arm != NO_INTERVENTION:
-                    schedule(run, name, arm, plan.interventions[arm], label)
-                StudyRun.objects.create(study=study, run=run, position=position, cell=cell.as_dict())
+                                         axes=axes, budget_cost=budget, parallel=parallel, interventions=specs,
+                                         fork_tick=split)
+            made.study = study
+            for cell in cells:
+                values = cell.as_dict()
+                if specs:
+                    made.arm(values, plan.target_ticks)
+                else:
+                    made.member(made.run(values, plan.target_ticks), values)
     except IntegrityError:
         raise StudyError(f"there is already a study named {name!r}") from None
-    study.warnings = warnings
+    study.warnings = made.warnings
     return study
 
 
-def check_intervention_axis(values, interventions: dict[str, dict]) -> None:
-    if values is None:
-        return
-    unknown = [v for v in values if v != NO_INTERVENTION and v not in interventions]
-    if unknown:
-        raise StudyError(f"intervention={','.join(unknown)}: define it with --intervention NAME:KIND@TICK:WHERE:TEXT "
-                         f"(or vary {NO_INTERVENTION!r})")
+@dataclass
+class Making:
+    """The study's runs as create_study makes them, in grid order; with an intervention axis, each
+    cell's arm after the base run it forks from (made before its first arm)."""
+
+    name: str
+    scenario: Scenario
+    base: dict
+    specs: dict[str, dict]
+    fork_tick: int | None
+    study: Study | None = None
+    warnings: list[str] = field(default_factory=list)
+    bases: dict = field(default_factory=dict)  # base_key -> the base run
+    position: int = 0
+
+    def run(self, cell: dict[str, str], ticks: int, label: str = "") -> Run:
+        """A run of the cell, configured as the admin configures one, waiting paused for its turn."""
+        label = label or f"{cell_label(cell)}, seed={cell[SEED]}"
+        values = {**self.base, **cell}
+        values.pop(INTERVENTION, None)
+        try:
+            run = configure_run(self.scenario, ticks=ticks, **_run_fields(values),
+                                name=f"{self.name} #{self.position + 1}: {label}"[:Run._meta.get_field("name").max_length])
+        except ValidationError as exc:
+            problems = "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
+            raise StudyError(f"run {label}: {problems}") from None
+        self.warnings += [w for w in run.warnings if w not in self.warnings]
+        Run.objects.filter(pk=run.pk).update(state=Run.PAUSED, pause_reason=WAITING.format(name=self.name))
+        return run
+
+    def member(self, run: Run, cell: dict[str, str], is_base: bool = False) -> StudyRun:
+        made = StudyRun.objects.create(study=self.study, run=run, position=self.position, cell=cell, is_base=is_base)
+        self.position += 1
+        return made
+
+    def arm(self, cell: dict[str, str], ticks: int) -> None:
+        """The cell's run as a fork-to-be of its base run: it waits until the base has reached the fork
+        tick, then replays the base up to there (voyage.studies.forks) and goes on live."""
+        key = base_key(cell)
+        if key not in self.bases:
+            shared = dict(key)
+            others = cell_label(shared)
+            base = self.run(cell, self.fork_tick, label=("base" if others == "all runs" else f"base of {others}")
+                            + f", seed={cell[SEED]}")
+            self.member(base, shared, is_base=True)
+            self.bases[key] = base
+        base = self.bases[key]
+        run = self.run(cell, ticks)
+        Run.objects.filter(pk=run.pk).update(forked_from=base, fork_tick=self.fork_tick,
+                                             pause_reason=WAITING_FOR_BASE.format(base=base.pk, tick=self.fork_tick))
+        chosen = cell[INTERVENTION]
+        if chosen != NO_INTERVENTION:
+            schedule(run, self.name, chosen, self.specs[chosen], f"{cell_label(cell)}, seed={cell[SEED]}")
+        self.member(run, cell)
 
 
 def schedule(run: Run, study: str, arm: str, spec: dict, label: str) -> None:

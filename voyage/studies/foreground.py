@@ -8,14 +8,15 @@ from django.utils import timezone
 from voyage.engine.runner import advance
 from voyage.models import Run
 from voyage.progress import ProgressBar
+from voyage.studies import forks
 from voyage.studies.models import Study, StudyRun
 from voyage.studies.scheduler import SETTLED, budget_reached, stop_for_budget
 
 
 def _todo(study: Study) -> list[StudyRun]:
-    """Runs still to go that no worker holds, in grid order."""
+    """Runs still to go that no worker holds, in grid order (an arm replayed to its fork tick too)."""
     members = StudyRun.objects.filter(study=study).select_related("run").order_by("position")
-    return [m for m in members if m.run.state not in SETTLED and not m.run.claimed_by]
+    return [m for m in members if (m.run.state not in SETTLED or forks.replayed(m.run)) and not m.run.claimed_by]
 
 
 def run_study(study: Study, stream=None) -> dict:
@@ -25,6 +26,7 @@ def run_study(study: Study, stream=None) -> dict:
     position = {"run": None}
     bar = ProgressBar(0, total, stream, describe=lambda _: f"run {position['run']}")
     ran = []
+    bases = set(StudyRun.objects.filter(study=study, is_base=True).values_list("run_id", flat=True))
     for i, member in enumerate(todo):
         if why := budget_reached(study):
             stop_for_budget(study, why, [m for m in todo[i:] if m.started_at is None])
@@ -37,6 +39,10 @@ def run_study(study: Study, stream=None) -> dict:
         run.state, run.pause_reason = Run.RUNNING, ""
         first, offset = run.tick, done
         try:
+            if forks.is_arm(run, bases) and not forks.forked(run):
+                if why := _fork(run, study, lambda t: bar(offset + t - first)):
+                    Run.objects.filter(pk=run.pk).update(state=Run.PAUSED, pause_reason=why)
+                    continue
             advance(run, run.target_ticks, on_tick=lambda t: bar(offset + t - first), memory_inline=True)
         except BaseException as exc:
             interrupted = isinstance(exc, KeyboardInterrupt)
@@ -55,3 +61,22 @@ def run_study(study: Study, stream=None) -> dict:
         Study.objects.filter(pk=study.pk).update(state=Study.FINISHED)
         study.state = Study.FINISHED
     return {"study": study.pk, "runs": ran, "state": study.state, "stop_reason": study.stop_reason}
+
+
+def _fork(arm: Run, study: Study, on_tick) -> str:
+    """Replay the arm's base to the fork tick and put the arm live (voyage.studies.forks), or say why
+    its base cannot be forked yet."""
+    base = Run.objects.get(pk=arm.forked_from_id)
+    if arm.replay_of_id is None:
+        if why := forks.not_ready(base, arm.fork_tick):
+            return why
+        forks.begin_replay(arm, base)
+    Run.objects.filter(pk=arm.pk).update(state=Run.RUNNING)
+    arm.state = Run.RUNNING
+    advance(arm, arm.fork_tick, on_tick=on_tick, memory_inline=True)
+    Run.objects.filter(pk=arm.pk).update(state=Run.FINISHED)
+    arm.state = Run.FINISHED
+    forks.go_live(arm, study.target_ticks)
+    Run.objects.filter(pk=arm.pk).update(state=Run.RUNNING)
+    arm.state = Run.RUNNING
+    return ""

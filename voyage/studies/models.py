@@ -22,6 +22,10 @@ class Study(models.Model):
     parallel = models.PositiveSmallIntegerField(default=1, help_text="runs on the worker at once, at most")
     state = models.CharField(max_length=10, choices=STATES, default=RUNNING)
     stop_reason = models.TextField(blank=True, default="", help_text="why the study started no further run")
+    interventions = models.JSONField(default=dict, blank=True, help_text='the values of the "intervention" axis '
+                                     'besides "none": name -> the intervention (kind, tick, room or agent, text...)')
+    fork_tick = models.PositiveIntegerField(null=True, blank=True, help_text="with an intervention axis: the tick "
+                                            "at which each base run is forked into its arms")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -40,6 +44,8 @@ class StudyRun(models.Model):
     position = models.PositiveIntegerField(help_text="order in the grid; runs start in this order")
     cell = models.JSONField(help_text="the axis values of this run, seed included")
     started_at = models.DateTimeField(null=True, blank=True, help_text="when the study queued or ran it")
+    is_base = models.BooleanField(default=False, help_text="the shared run its intervention arms fork from at the "
+                                  "study's fork tick (not a cell of the grid: no rows in the results)")
 
     class Meta:
         ordering = ["study", "position"]
@@ -50,6 +56,8 @@ class StudyRun(models.Model):
 
     @property
     def label(self) -> str:
+        if self.is_base:
+            return f"base of {cell_label(self.cell)}" if cell_label(self.cell) != "all runs" else "base"
         return cell_label(self.cell)
 
     @property

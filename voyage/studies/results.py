@@ -12,8 +12,10 @@ from voyage.studies.models import Study, StudyRun
 
 def study_rows(study: Study) -> tuple[list[str], list[dict]]:
     """(header, rows). Axes are columns in the study's order, the seed among them; runs that have
-    not ticked yet have no rows."""
-    members = {m.run_id: m for m in StudyRun.objects.filter(study=study).select_related("run").order_by("position")}
+    not ticked yet have no rows, nor have the base runs intervention arms fork from (each arm holds
+    its base's ticks before the fork)."""
+    members = {m.run_id: m for m in StudyRun.objects.filter(study=study, is_base=False).select_related("run")
+               .order_by("position")}
     measured = evaluate(list(members))
     axes = [a for a in study.axes if a != SEED] + [SEED]
     header = ["study", "run_id", "run_state", *axes, "day", *columns(measured)]

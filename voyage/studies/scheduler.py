@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from voyage import control
 from voyage.models import LLMCall, Run
+from voyage.studies import forks
 from voyage.studies.models import Study, StudyRun
 
 log = logging.getLogger("voyage.studies")
@@ -54,34 +55,58 @@ def stop_for_budget(study: Study, why: str, waiting: list[StudyRun]) -> None:
 
 def start_next(study_id: int) -> list[int]:
     """Queue the study's next runs on the worker, as many as its free slots allow, unless its budget
-    is spent (then it stops, saying why). Marks the study finished when every run has settled.
-    Returns the ids of the runs it started."""
+    is spent (then it stops, saying why). An intervention arm starts only once its base run has
+    reached the fork tick (voyage.studies.forks), replaying it first, then goes on live. Marks the
+    study finished when every run has settled. Returns the ids of the runs it started."""
     started = []
     with transaction.atomic():
         study = Study.objects.select_for_update().get(pk=study_id)
-        if study.state != Study.RUNNING:
+        if study.state == Study.FINISHED:
             return []
         members = list(StudyRun.objects.filter(study=study).select_related("run").order_by("position"))
+        bases = {m.run_id: m.run for m in members if m.is_base}
+        base_ids = set(bases)
+        live = [m for m in members if m.started_at is not None and forks.replayed(m.run)]
+        for member in live:  # replayed to the fork tick: on, live (in the slot it already holds; a run
+            if forks.go_live(member.run, study.target_ticks):  # already going finishes, budget or not)
+                _start(study, member, started)
+        if study.state != Study.RUNNING:
+            return started
         waiting = [m for m in members if m.started_at is None]
-        in_flight = [m for m in members if m.started_at is not None and m.run.state in ACTIVE]
+        in_flight = [m for m in members if m.started_at is not None and (m.run.state in ACTIVE or m in live)]
         if not waiting:
             # Finished once every run has settled; a run paused by hand keeps its study running.
-            if all(m.run.state in SETTLED for m in members):
+            if not live and all(m.run.state in SETTLED for m in members):
                 Study.objects.filter(pk=study.pk).update(state=Study.FINISHED)
-            return []
+            return started
         if why := budget_reached(study):
             stop_for_budget(study, why, waiting)
-            return []
-        for member in waiting[:max(0, study.parallel - len(in_flight))]:
+            return started
+        ready = []
+        for member in waiting:
+            if forks.is_arm(member.run, base_ids):
+                why = forks.not_ready(bases[member.run.forked_from_id], member.run.fork_tick)
+                if why:
+                    if member.run.pause_reason != why:
+                        Run.objects.filter(pk=member.run_id, state=Run.PAUSED).update(pause_reason=why)
+                    continue
+            ready.append(member)
+        for member in ready[:max(0, study.parallel - len(in_flight))]:
             StudyRun.objects.filter(pk=member.pk).update(started_at=timezone.now())
             Run.objects.filter(pk=member.run_id, state=Run.PAUSED).update(pause_reason="")  # no longer waiting
-            try:
-                control.start(member.run_id)  # queued once this transaction commits
-            except control.ControlError as exc:  # e.g. stopped by hand before its turn: leave it be
-                log.warning("study %s: run %s not started: %s", study.pk, member.run_id, exc)
-                continue
-            started.append(member.run_id)
+            if forks.is_arm(member.run, base_ids) and member.run.state == Run.PAUSED:  # not one stopped by hand
+                forks.begin_replay(member.run, bases[member.run.forked_from_id])
+            _start(study, member, started)
     return started
+
+
+def _start(study: Study, member: StudyRun, started: list[int]) -> None:
+    try:
+        control.start(member.run_id)  # queued once this transaction commits
+    except control.ControlError as exc:  # e.g. stopped by hand before its turn: leave it be
+        log.warning("study %s: run %s not started: %s", study.pk, member.run_id, exc)
+        return
+    started.append(member.run_id)
 
 
 def start(study: Study) -> list[int]:

@@ -15,6 +15,7 @@ from django.core.management.base import BaseCommand, CommandError
 from world.time import TICKS_PER_DAY
 from voyage.models import Run
 from voyage.studies import scheduler
+from voyage.studies.arms import SHORT, ArmError, parse_spec
 from voyage.studies.config import StudyError, StudyPlan, create_study
 from voyage.studies.foreground import run_study
 from voyage.studies.grid import GridError, parse_vary
@@ -44,18 +45,16 @@ def parse_set(pairs: list[str]) -> dict:
 
 
 def parse_interventions(specs: list[str]) -> dict[str, dict]:
-    """["lights:room_event@60:grand_staircase:The lights go out."] -> {"lights": {intervene()'s arguments}}."""
+    """Each --intervention as (name, its fields); checked with the rest of the study by create_study."""
     out = {}
     for spec in specs:
-        name, _, rest = spec.partition(":")
-        what, _, rest = rest.partition(":")
-        where, _, text = rest.partition(":")
-        kind, _, tick = what.partition("@")
-        if not (name.strip() and tick.strip().isdigit() and kind in ("room_event", "memory") and where and text):
-            raise CommandError(f"--intervention {spec!r}: write NAME:room_event@TICK:ROOM:TEXT or "
-                               f"NAME:memory@TICK:AGENT:TEXT")
-        out[name.strip()] = {"kind": kind, "tick": int(tick), "text": text,
-                             ("room" if kind == "room_event" else "agent"): where.strip()}
+        try:
+            name, fields = parse_spec(spec)
+        except ArmError as exc:
+            raise CommandError(str(exc)) from None
+        if name in out:
+            raise CommandError(f"--intervention {name!r} is given twice")
+        out[name] = fields
     return out
 
 
@@ -77,8 +76,9 @@ class Command(BaseCommand):
         create.add_argument("--set", action="append", default=[], metavar="NAME=V",
                             help="a run parameter every run shares (e.g. attrition_threshold=60); repeatable")
         create.add_argument("--intervention", action="append", default=[], metavar="NAME:KIND@TICK:WHERE:TEXT",
-                            help="a value of the intervention axis (--vary intervention=none,NAME): KIND room_event "
-                                 "(WHERE: a room's key) or memory (WHERE: an agent's key) at TICK; repeatable")
+                            help="a value of the intervention axis (--vary intervention=none,NAME), written "
+                                 f"{SHORT} (the API's fields, any kind); the arms fork from one base run at its "
+                                 "TICK; repeatable")
         create.add_argument("--budget-cost", metavar="X", help="start no further run once the runs have cost X")
         create.add_argument("--parallel", type=int, help="runs on the worker at once (default: all; 1 with a budget)")
         create.add_argument("--no-start", action="store_true", help="make the runs but queue nothing "
