@@ -45,8 +45,9 @@ def room_names(scenario_id: int) -> NamesInText:
     return NamesInText(Room.objects.filter(scenario_id=scenario_id).order_by("id").values_list("name", flat=True))
 
 
-def dream(agent_id: int, tick: int, *, gateway=None, rooms_of: dict[int, NamesInText] | None = None) -> Dream | None:
-    """`rooms_of`: room names by scenario id, shared by the dreams of one job (filled as needed)."""
+def dream(agent_id: int, tick: int, *, gateway=None, rooms_of: dict | None = None) -> Dream | None:
+    """`rooms_of`: room names by scenario id, and its rungs by ("rungs", scenario id), shared by the
+    dreams of one job (filled as needed)."""
     agent = agent_for_job(agent_id)
     if agent is None or Dream.objects.filter(agent=agent, tick=tick).exists():
         return None
@@ -62,8 +63,11 @@ def dream(agent_id: int, tick: int, *, gateway=None, rooms_of: dict[int, NamesIn
     for r in rows:
         rooms |= rooms_of[run.scenario_id].found(r[4])
     rooms = sorted(rooms)
+    if ("rungs", run.scenario_id) not in rooms_of:  # the scenario's rungs too: one query per job, not two per dreamer
+        rooms_of[("rungs", run.scenario_id)] = run.scenario.rung_specs()
+    rungs = rooms_of[("rungs", run.scenario_id)]
     people = []
-    if knows(run.scenario.rung_specs(), agent.rung, PEOPLE_NAMES):  # without names its ledger means nothing to it
+    if knows(rungs, agent.rung, PEOPLE_NAMES):  # without names its ledger means nothing to it
         entries = (TrustEntry.objects.filter(agent=agent, known_by_name=True).select_related("other__persona")
                    .order_by("-interaction_count", "other_id")[:DREAM_PEOPLE])
         people = [(e.other.persona.display_name, e.label, e.score) for e in entries]
@@ -71,7 +75,7 @@ def dream(agent_id: int, tick: int, *, gateway=None, rooms_of: dict[int, NamesIn
     lines.append("Rooms your memories name: " + (", ".join(rooms) or "none"))
     if people:
         lines.append("People you have judged: " + "; ".join(f"{n} ({label}, {score:+.2f})" for n, label, score in people))
-    request = ModelRequest(purpose=DREAM_PURPOSE, messages=messages(identity_text(agent), DREAM, lines), tick=tick,
+    request = ModelRequest(purpose=DREAM_PURPOSE, messages=messages(identity_text(agent, rungs=rungs), DREAM, lines), tick=tick,
                            agent_id=agent.id, agent_key=agent.persona.key,
                            hints=RowsHints(rows=tuple(r[1:] for r in rows), subject=subject_of(agent),
                                            rooms=tuple(rooms), people=tuple(people)))

@@ -8,15 +8,16 @@ from world.models import AgentState, SoulEntry
 from world.rules.ladder import FEAR, HISTORY, OWN_NAME, SECRET, SETTING, rung_spec
 
 
-def identity_text(agent: AgentState, world=None, *, upto_tick: int | None = None) -> str:
+def identity_text(agent: AgentState, world=None, *, upto_tick: int | None = None, rungs=None) -> str:
     """`world` is the tick's RunWorld when there is one; a job passes none and the scenario, its rungs
     and the soul entries are read from the database (load the agent with `agent_for_job`), and the
-    persona's texts as the run's interventions changed them (up to `upto_tick`: an interview at T)."""
+    persona's texts as the run's interventions changed them (up to `upto_tick`: an interview at T).
+    `rungs`: the scenario's rung specs when the caller already read them (a dream job, once for all)."""
     if world is not None:
         rungs, premise, soul = world.rungs, world.scenario.premise, world.soul.get(agent.persona_id, [])
     else:
         scenario = agent.run.scenario
-        rungs, premise = scenario.rung_specs(), scenario.premise
+        rungs, premise = rungs if rungs is not None else scenario.rung_specs(), scenario.premise
         soul = list(SoulEntry.objects.filter(persona_id=agent.persona_id).values_list("text", flat=True))
     persona = agent.persona if world is not None else persona_of_run(agent, upto_tick)
     spec = rung_spec(rungs, agent.rung)

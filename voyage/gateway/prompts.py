@@ -20,7 +20,7 @@ _DICTS = {zlib.adler32(d): d for d in [p.read_bytes() for p in sorted(Path(__fil
 
 
 def compress_messages(messages: list[dict]) -> bytes:
-    c = zlib.compressobj(level=6, zdict=_ZDICT)
+    c = zlib.compressobj(level=3, zdict=_ZDICT)  # 3, not 6: a third less CPU per call for 6 % more bytes (issue 21)
     return c.compress(json.dumps(messages, ensure_ascii=False, separators=(",", ":")).encode()) + c.flush()
 
 
