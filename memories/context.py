@@ -44,10 +44,13 @@ def cues_for(world, agent, tick: int) -> frozenset[str]:
     return frozenset(cues)
 
 
-CUE_TEXT = {
-    "wind_down": "The stewards are dimming the lamps: retire to your cabin before nightfall.",
+CUE_TEXT = {  # the wind-down's is the world's own (voice: wind_down_reminder)
     "fatigue": "You are bone-tired. You should sleep soon, or you will drop where you stand.",
 }
+
+
+def cue_text(world, cue: str) -> str:
+    return world.voice.say("wind_down_reminder") if cue == "wind_down" else CUE_TEXT[cue]
 
 
 RECALL_K = 4
@@ -146,7 +149,7 @@ def action_messages(world, agent, situation: Situation, tick: int, cues: frozens
     if past:
         system += "\n\n" + past
     now = [recalled_text(world, agent, situation, tick, log), time_text(world, agent, tick), render_situation(situation)]
-    now += [CUE_TEXT[c] for c in sorted(cues)]
+    now += [cue_text(world, c) for c in sorted(cues)]
     close = [turn_guide(situation, allowed,
                         key=f"{agent.persona.key}:{tick}"), ANSWER_NOW]
     if cached:

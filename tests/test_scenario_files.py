@@ -169,3 +169,34 @@ def test_1912_exported_and_imported_into_an_emptied_database_runs_the_same(tmp_p
         after = manage_json(env, "run_voyage", "--ticks", "40", "--seed", "7")[-1]
         assert after["transcript_sha256"] == before["transcript_sha256"]
         assert manage(env, "scenario", "export", "1912") == out.read_text(encoding="utf-8")
+
+
+def test_a_voice_text_with_an_unknown_placeholder_is_refused_with_its_key_path_and_line():
+    text = as_copy(EDELWEISS).replace("  nightfall_event: the whole house sleeps until {time}",
+                                      "  nightfall_event: the whole house sleeps until {dawn} in {room}")
+    message = refused(text)
+    n = line_of(text, "  nightfall_event:")
+    assert f"line {n}: voice.nightfall_event: unknown placeholder {{dawn}} (this text may use: {{time}}) " \
+           f"(rule: placeholders)" in message
+    assert f"line {n}: voice.nightfall_event: unknown placeholder {{room}}" in message
+
+
+def test_a_malformed_empty_or_unknown_voice_text_is_refused_and_nothing_is_written():
+    text = as_copy(EDELWEISS).replace("  shared_bond: you share this room", "  shared_bond: you share {this room")
+    text = text.replace("  room_kind: a room of the house", "  room_kind: ''\n  ship_word: liner")
+    message = refused(text)
+    assert f"line {line_of(text, '  shared_bond:')}: voice.shared_bond: malformed placeholder" in message
+    assert f"line {line_of(text, '  room_kind:')}: voice.room_kind: expected a text that is not empty" in message
+    assert f"line {line_of(text, '  ship_word:')}: voice.ship_word: unknown key (known here: wind_down_cue," in message
+    message = refused(as_copy(EDELWEISS).replace("voice:\n", "voice: [a, b]\nold_voice:\n", 1))
+    assert "voice: expected a mapping" in message
+
+
+def test_a_file_without_a_voice_speaks_the_neutral_defaults():
+    from world.scenarios.voice import TEXTS
+
+    body = EDELWEISS[EDELWEISS.index("voice:\n"):EDELWEISS.index("\nrooms:\n") + 1]
+    scenario = import_yaml(as_copy(EDELWEISS).replace(body, ""))
+    assert scenario.voice == {}
+    assert scenario_data(scenario)["voice"] == {t.key: t.default for t in TEXTS}
+    assert "{minutes}" in scenario_data(scenario)["voice"]["wind_down_cue"]

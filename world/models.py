@@ -58,6 +58,9 @@ class Scenario(models.Model):
     name = models.CharField(max_length=200)
     premise = models.TextField(blank=True)
     start_date = models.DateField()
+    # The texts the engine says about this world (world/scenarios/voice.py): key -> text; a key left
+    # out is the neutral default.
+    voice = models.JSONField(default=dict, blank=True)
 
     objects = ScenarioManager()
 

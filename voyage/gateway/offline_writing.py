@@ -12,6 +12,7 @@ from world.time import sim_clock, time_of_day
 
 HOSTILE = ("attack", "strikes", "kill", "not who they claim", "who has been in my cabin", "do not trust", "dead")
 FRIENDLY = ("at your service", "approaches you", "good day", "says to you", "introduced", "belong together")
+JUDGED = ("ally", "rival", "suspect", "acquaintance")  # the labels this writer gives; any other is a bond
 
 
 def _clip(text: str, n: int) -> str:
@@ -73,7 +74,7 @@ def trust(rng: random.Random, h: TrustHints) -> str:
         text = " ".join(lines).lower()
         delta = 0.15 * sum(w in text for w in FRIENDLY) - 0.35 * sum(w in text for w in HOSTILE)
         new = max(-1.0, min(1.0, round(0.7 * score + delta + min(count, 10) * 0.01, 3)))
-        if label in ("spouse", "cabin-mate") and new > -0.5:
+        if label not in JUDGED and new > -0.5:  # a bond (spouse, or the world's word for a room-mate) holds
             new_label = label
         else:
             new_label = "ally" if new >= 0.35 else "rival" if new <= -0.7 else "suspect" if new <= -0.3 else "acquaintance"
