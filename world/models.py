@@ -61,6 +61,8 @@ class Scenario(models.Model):
     # The texts the engine says about this world (world/scenarios/voice.py): key -> text; a key left
     # out is the neutral default.
     voice = models.JSONField(default=dict, blank=True)
+    # The offline policy's lines (world/scenarios/voice.py, PHRASES): key -> line or list of lines.
+    phrasebook = models.JSONField(default=dict, blank=True)
 
     objects = ScenarioManager()
 

@@ -16,7 +16,7 @@ from django.db import transaction
 
 from world.rules.scenario_check import Problem, check_world
 from world.scenarios.file_format import FORMAT, ScenarioFileError, read_scenario, sketch
-from world.scenarios.voice import full_voice
+from world.scenarios.voice import full_phrasebook, full_voice
 
 SHIPPED = Path(__file__).resolve().parent  # scenario files that ship with Voyage: <slug>.yaml
 
@@ -48,6 +48,7 @@ def scenario_data(scenario) -> dict:
         "start_date": scenario.start_date,
         "premise": scenario.premise,
         "voice": full_voice(scenario.voice),
+        "phrasebook": full_phrasebook(scenario.phrasebook),
         "rooms": [{"key": r.key, "name": r.name, "deck": r.deck, "scale": r.scale, "ambient_noise": r.ambient_noise,
                    "private": r.private, "description": r.description} for r in rooms.values()],
         "exits": [[room(a), room(b)] for a, b in scenario.exits.order_by("id").values_list("a_id", "b_id")],
@@ -152,10 +153,11 @@ def write(data: dict, apps=global_apps):
     start = data["start_date"]
     # A migration older than Scenario.voice (0005) sees a Scenario without it; 0005 then writes it down.
     has_voice = any(f.name == "voice" for f in m["Scenario"]._meta.get_fields())
+    texts = {"voice": dict(data.get("voice") or {}), "phrasebook": dict(data.get("phrasebook") or {})}
     scenario = m["Scenario"].objects.create(
         slug=data["slug"], name=data["name"], premise=data.get("premise") or "",
         start_date=start if isinstance(start, datetime.date) else datetime.date.fromisoformat(start),
-        **({"voice": dict(data.get("voice") or {})} if has_voice else {}))
+        **(texts if has_voice else {}))
     rooms = {}
     for r in data["rooms"]:
         rooms[r["key"]] = m["Room"].objects.create(
