@@ -149,26 +149,39 @@ def test_1912_round_trip_gives_the_same_scenario_and_transcript(tmp_path):
     assert shas[0] == shas[1]
 
 
-def test_1912_exported_and_imported_into_an_emptied_database_runs_the_same(tmp_path):
-    """The whole round trip by command, in a scratch database of its own: export 1912, run it; take the
-    built-in away and import the file in its place (--replace); the same run tells the same story."""
+@pytest.mark.parametrize("slug, ticks, persons", [
+    ("1912", 40, 33),
+    ("edelweiss", 330, 8),  # through the wind-down (tick 309) and nightfall (319): the voice speaks
+])
+def test_a_shipped_scenario_exported_and_imported_into_an_emptied_database_runs_the_same(tmp_path, slug, ticks,
+                                                                                           persons):
+    """The whole round trip by command, in a scratch database of its own: export a shipped scenario
+    (every text of its voice and phrasebook with it), run it; take the built-in away and import the
+    file in its place (--replace); the same run tells the same story."""
     from voyage.fleet import ScratchDB, manage, manage_json
+    from world.scenarios.voice import PHRASES, TEXTS
 
     with ScratchDB("sqlite") as db:
         env = db.env()
-        out = tmp_path / "1912.yaml"
-        manage(env, "scenario", "export", "1912", "-o", str(out))
-        before = manage_json(env, "run_voyage", "--ticks", "40", "--seed", "7")[-1]
-        # The run goes (with its agents, memory, events and calls), so that nothing uses the built-in 1912.
+        out = tmp_path / f"{slug}.yaml"
+        manage(env, "scenario", "export", slug, "-o", str(out))
+        exported, problems = read_scenario(out.read_text(encoding="utf-8"))
+        assert problems == []
+        assert list(exported["voice"]) == [t.key for t in TEXTS]
+        assert list(exported["phrasebook"]) == [t.key for t in PHRASES]
+        shipped = read_scenario(shipped_file(slug).read_text(encoding="utf-8"))[0]
+        assert exported["voice"] == shipped["voice"] and exported["phrasebook"].items() >= shipped["phrasebook"].items()
+        before = manage_json(env, "run_voyage", "--scenario", slug, "--ticks", str(ticks), "--seed", "7")[-1]
+        # The run goes (with its agents, memory, events and calls), so that nothing uses the built-in scenario.
         manage(env, "shell", "-c", "from voyage.models import Run; Run.objects.all().delete()")
-        [(built_in,)] = db.query("SELECT id FROM world_scenario WHERE slug = '1912'")
+        [(built_in,)] = db.query(f"SELECT id FROM world_scenario WHERE slug = '{slug}'")
         manage(env, "scenario", "import", str(out), "--replace")
-        assert db.query("SELECT id FROM world_scenario WHERE slug = '1912'") != [(built_in,)]  # rows made anew
+        assert db.query(f"SELECT id FROM world_scenario WHERE slug = '{slug}'") != [(built_in,)]  # rows made anew
         assert db.query("SELECT COUNT(*) FROM world_persona p JOIN world_scenario s ON s.id = p.scenario_id "
-                        "WHERE s.slug = '1912'") == [(33,)]
-        after = manage_json(env, "run_voyage", "--ticks", "40", "--seed", "7")[-1]
+                        f"WHERE s.slug = '{slug}'") == [(persons,)]
+        after = manage_json(env, "run_voyage", "--scenario", slug, "--ticks", str(ticks), "--seed", "7")[-1]
         assert after["transcript_sha256"] == before["transcript_sha256"]
-        assert manage(env, "scenario", "export", "1912") == out.read_text(encoding="utf-8")
+        assert manage(env, "scenario", "export", slug) == out.read_text(encoding="utf-8")
 
 
 def test_a_voice_text_with_an_unknown_placeholder_is_refused_with_its_key_path_and_line():
