@@ -213,3 +213,14 @@ def test_a_file_without_a_voice_speaks_the_neutral_defaults():
     assert scenario.voice == {}
     assert scenario_data(scenario)["voice"] == {t.key: t.default for t in TEXTS}
     assert "{minutes}" in scenario_data(scenario)["voice"]["wind_down_cue"]
+
+
+def test_a_phrasebook_line_is_checked_at_its_own_index():
+    text = as_copy(EDELWEISS).replace("  - Nurse! Is anybody there?", "  - Nurse {nurse}! Is anybody there?")
+    text = text.replace("  bulletin_title: The House Letter", "  bulletin_title: []")
+    message = refused(text)
+    assert f"line {line_of(text, '  - Nurse {nurse}')}: phrasebook.shouts[0]: unknown placeholder {{nurse}} " \
+           f"(this text may use: none) (rule: placeholders)" in message
+    assert f"line {line_of(text, '  bulletin_title:')}: phrasebook.bulletin_title: expected a text" in message
+    text = as_copy(EDELWEISS).replace("  - Good day. {me}, at your service.", "  - Good day. {me} and {you}.")
+    assert "phrasebook.openers_named[0]: unknown placeholder {you} (this text may use: {me})" in refused(text)

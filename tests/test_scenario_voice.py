@@ -112,3 +112,15 @@ def test_1912_finds_its_own_words_where_its_file_puts_them(voyage_1912):
     assert "The stewards are dimming the lamps: retire to your cabin before nightfall." in prompts
     assert "You write the ship's gossip sheet" in prompts
     assert words_in(memory + prompts, ("steward", "cabin")) == {"steward", "cabin"}
+
+
+def test_the_docs_list_every_key_with_its_placeholders_and_default():
+    from world.scenarios.voice import PHRASES, TEXTS
+
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "admin-and-scenarios.md").read_text(encoding="utf-8")
+    for spec in TEXTS + PHRASES:
+        row = next(line for line in docs.splitlines() if line.startswith(f"| `{spec.key}`"))
+        for field in spec.fields:
+            assert f"`{{{field}}}`" in row, spec.key
+        for default in spec.default if spec.is_list else (spec.default,):
+            assert f"“{default}”" in row, spec.key
