@@ -12,7 +12,7 @@ from __future__ import annotations
 from memories.identity import identity_text
 from world.rules.perception import Situation, render_situation
 from world.rules.ladder import ITEM_NAMES, PEOPLE_NAMES, SETTING, rung_spec
-from world.rules.prompt_text import RULES, turn_guide
+from world.rules.prompt_text import rules_text, turn_guide
 from world.time import TICKS_PER_DAY, WIND_DOWN, part_of_day, sim_clock, time_of_day
 
 ANSWER_NOW = "Your turn. Answer with the one JSON object only."
@@ -44,10 +44,13 @@ def cues_for(world, agent, tick: int) -> frozenset[str]:
     return frozenset(cues)
 
 
-CUE_TEXT = {
-    "wind_down": "The stewards are dimming the lamps: retire to your cabin before nightfall.",
+CUE_TEXT = {  # the wind-down's is the world's own (voice: wind_down_reminder)
     "fatigue": "You are bone-tired. You should sleep soon, or you will drop where you stand.",
 }
+
+
+def cue_text(world, cue: str) -> str:
+    return world.voice.say("wind_down_reminder") if cue == "wind_down" else CUE_TEXT[cue]
 
 
 RECALL_K = 4
@@ -141,12 +144,13 @@ def action_messages(world, agent, situation: Situation, tick: int, cues: frozens
     else:
         log, dream = None, world.memory.dream.get(agent.id)
     past = past_text(world, agent, dream)
-    system = RULES + "\n" + identity_text(agent, world)
+    allowed = rung_spec(world.rungs, agent.rung).allowed_actions
+    system = rules_text(allowed) + "\n" + identity_text(agent, world)
     if past:
         system += "\n\n" + past
     now = [recalled_text(world, agent, situation, tick, log), time_text(world, agent, tick), render_situation(situation)]
-    now += [CUE_TEXT[c] for c in sorted(cues)]
-    close = [turn_guide(situation, rung_spec(world.rungs, agent.rung).allowed_actions,
+    now += [cue_text(world, c) for c in sorted(cues)]
+    close = [turn_guide(situation, allowed,
                         key=f"{agent.persona.key}:{tick}"), ANSWER_NOW]
     if cached:
         user = [log_text(log, log_dreams)] + now + close

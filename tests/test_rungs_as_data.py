@@ -85,3 +85,31 @@ def test_what_a_rung_reveals_reaches_the_prompt_from_its_row():
     assert "You are Edmund Hale." not in system and "Your life on paper" not in system
     assert {SETTING, OWN_NAME, HISTORY, FEAR} & set(scenario.rung_specs()[0].knows) == set()
     assert SECRET in scenario.rung_specs()[0].knows
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("layout", ["seed", "cached"])
+def test_a_rung_without_attack_is_never_offered_it_in_any_layout(layout):
+    """Rung 3 leaves attack out: the rules text and the turn's list of actions of every action prompt
+    of an agent at that rung name only what it allows; an agent at rung 2 still reads of attack."""
+    import re
+
+    from voyage.models import LLMCall
+
+    text = shipped_file("edelweiss").read_text(encoding="utf-8").replace("slug: edelweiss", f"slug: no-attack-{layout}")
+    scenario = import_yaml(text + RESOLVE)
+    run = configure_run(scenario, cast=["edmund_hale", "vivian_hale", "jonas_weber"], ticks=4, seed=5,
+                        context_layout=layout)
+    AgentState.objects.filter(run=run, persona__key="edmund_hale").update(rung=3)
+    AgentState.objects.filter(run=run, persona__key="vivian_hale").update(rung=2)
+    advance(run, 4)
+    calls = {key: [c.prompt for c in LLMCall.objects.filter(run=run, purpose=ACTION, agent__persona__key=key)]
+             for key in ("edmund_hale", "vivian_hale")}
+    assert calls["edmund_hale"] and calls["vivian_hale"]
+    for prompt in calls["edmund_hale"]:
+        system, user = prompt[0]["content"], prompt[-1]["content"]
+        rules = system.split("An answer that breaks these rules")[0]
+        guide = user[user.index("Actions you may take now"):]
+        assert "- move:" in rules and "- sleep:" in rules
+        assert not re.search(r"\battack", rules + guide, re.IGNORECASE), rules + guide
+    assert all("- attack: strike a person here." in p[0]["content"] for p in calls["vivian_hale"])

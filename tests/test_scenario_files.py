@@ -149,23 +149,78 @@ def test_1912_round_trip_gives_the_same_scenario_and_transcript(tmp_path):
     assert shas[0] == shas[1]
 
 
-def test_1912_exported_and_imported_into_an_emptied_database_runs_the_same(tmp_path):
-    """The whole round trip by command, in a scratch database of its own: export 1912, run it; take the
-    built-in away and import the file in its place (--replace); the same run tells the same story."""
+@pytest.mark.parametrize("slug, ticks, persons", [
+    ("1912", 40, 33),
+    ("edelweiss", 330, 8),  # through the wind-down (tick 309) and nightfall (319): the voice speaks
+])
+def test_a_shipped_scenario_exported_and_imported_into_an_emptied_database_runs_the_same(tmp_path, slug, ticks,
+                                                                                           persons):
+    """The whole round trip by command, in a scratch database of its own: export a shipped scenario
+    (every text of its voice and phrasebook with it), run it; take the built-in away and import the
+    file in its place (--replace); the same run tells the same story."""
     from voyage.fleet import ScratchDB, manage, manage_json
+    from world.scenarios.voice import PHRASES, TEXTS
 
     with ScratchDB("sqlite") as db:
         env = db.env()
-        out = tmp_path / "1912.yaml"
-        manage(env, "scenario", "export", "1912", "-o", str(out))
-        before = manage_json(env, "run_voyage", "--ticks", "40", "--seed", "7")[-1]
-        # The run goes (with its agents, memory, events and calls), so that nothing uses the built-in 1912.
+        out = tmp_path / f"{slug}.yaml"
+        manage(env, "scenario", "export", slug, "-o", str(out))
+        exported, problems = read_scenario(out.read_text(encoding="utf-8"))
+        assert problems == []
+        assert list(exported["voice"]) == [t.key for t in TEXTS]
+        assert list(exported["phrasebook"]) == [t.key for t in PHRASES]
+        shipped = read_scenario(shipped_file(slug).read_text(encoding="utf-8"))[0]
+        assert exported["voice"] == shipped["voice"] and exported["phrasebook"].items() >= shipped["phrasebook"].items()
+        before = manage_json(env, "run_voyage", "--scenario", slug, "--ticks", str(ticks), "--seed", "7")[-1]
+        # The run goes (with its agents, memory, events and calls), so that nothing uses the built-in scenario.
         manage(env, "shell", "-c", "from voyage.models import Run; Run.objects.all().delete()")
-        [(built_in,)] = db.query("SELECT id FROM world_scenario WHERE slug = '1912'")
+        [(built_in,)] = db.query(f"SELECT id FROM world_scenario WHERE slug = '{slug}'")
         manage(env, "scenario", "import", str(out), "--replace")
-        assert db.query("SELECT id FROM world_scenario WHERE slug = '1912'") != [(built_in,)]  # rows made anew
+        assert db.query(f"SELECT id FROM world_scenario WHERE slug = '{slug}'") != [(built_in,)]  # rows made anew
         assert db.query("SELECT COUNT(*) FROM world_persona p JOIN world_scenario s ON s.id = p.scenario_id "
-                        "WHERE s.slug = '1912'") == [(33,)]
-        after = manage_json(env, "run_voyage", "--ticks", "40", "--seed", "7")[-1]
+                        f"WHERE s.slug = '{slug}'") == [(persons,)]
+        after = manage_json(env, "run_voyage", "--scenario", slug, "--ticks", str(ticks), "--seed", "7")[-1]
         assert after["transcript_sha256"] == before["transcript_sha256"]
-        assert manage(env, "scenario", "export", "1912") == out.read_text(encoding="utf-8")
+        assert manage(env, "scenario", "export", slug) == out.read_text(encoding="utf-8")
+
+
+def test_a_voice_text_with_an_unknown_placeholder_is_refused_with_its_key_path_and_line():
+    text = as_copy(EDELWEISS).replace("  nightfall_event: the whole house sleeps until {time}",
+                                      "  nightfall_event: the whole house sleeps until {dawn} in {room}")
+    message = refused(text)
+    n = line_of(text, "  nightfall_event:")
+    assert f"line {n}: voice.nightfall_event: unknown placeholder {{dawn}} (this text may use: {{time}}) " \
+           f"(rule: placeholders)" in message
+    assert f"line {n}: voice.nightfall_event: unknown placeholder {{room}}" in message
+
+
+def test_a_malformed_empty_or_unknown_voice_text_is_refused_and_nothing_is_written():
+    text = as_copy(EDELWEISS).replace("  shared_bond: you share this room", "  shared_bond: you share {this room")
+    text = text.replace("  room_kind: a room of the house", "  room_kind: ''\n  ship_word: liner")
+    message = refused(text)
+    assert f"line {line_of(text, '  shared_bond:')}: voice.shared_bond: malformed placeholder" in message
+    assert f"line {line_of(text, '  room_kind:')}: voice.room_kind: expected a text that is not empty" in message
+    assert f"line {line_of(text, '  ship_word:')}: voice.ship_word: unknown key (known here: wind_down_cue," in message
+    message = refused(as_copy(EDELWEISS).replace("voice:\n", "voice: [a, b]\nold_voice:\n", 1))
+    assert "voice: expected a mapping" in message
+
+
+def test_a_file_without_a_voice_speaks_the_neutral_defaults():
+    from world.scenarios.voice import TEXTS
+
+    body = EDELWEISS[EDELWEISS.index("voice:\n"):EDELWEISS.index("\nrooms:\n") + 1]
+    scenario = import_yaml(as_copy(EDELWEISS).replace(body, ""))
+    assert scenario.voice == {}
+    assert scenario_data(scenario)["voice"] == {t.key: t.default for t in TEXTS}
+    assert "{minutes}" in scenario_data(scenario)["voice"]["wind_down_cue"]
+
+
+def test_a_phrasebook_line_is_checked_at_its_own_index():
+    text = as_copy(EDELWEISS).replace("  - Nurse! Is anybody there?", "  - Nurse {nurse}! Is anybody there?")
+    text = text.replace("  bulletin_title: The House Letter", "  bulletin_title: []")
+    message = refused(text)
+    assert f"line {line_of(text, '  - Nurse {nurse}')}: phrasebook.shouts[0]: unknown placeholder {{nurse}} " \
+           f"(this text may use: none) (rule: placeholders)" in message
+    assert f"line {line_of(text, '  bulletin_title:')}: phrasebook.bulletin_title: expected a text" in message
+    text = as_copy(EDELWEISS).replace("  - Good day. {me}, at your service.", "  - Good day. {me} and {you}.")
+    assert "phrasebook.openers_named[0]: unknown placeholder {you} (this text may use: {me})" in refused(text)

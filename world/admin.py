@@ -18,6 +18,7 @@ from world.rules.ladder import KNOWLEDGE
 from world.rules.scenario_check import KNOWN_ROOMS
 from world.scenarios.file_format import ScenarioFileError
 from world.scenarios.files import copy_scenario, delete_scenario, export_yaml, import_yaml
+from world.scenarios.voice import PHRASEBOOK_KEY, PHRASES, TEXTS, VOICE_KEY, check_voice, full_phrasebook, full_voice
 
 TEXTAREA = forms.Textarea(attrs={"rows": 2, "cols": 60})
 
@@ -131,12 +132,91 @@ class UploadForm(forms.Form):
                                                            "(refused if runs have used it)")
 
 
+# The voice and the phrasebook (world/scenarios/voice.py), one form field per text, named
+# "<section>__<key>"; a list entry is edited one line per line.
+SECTIONS = ((VOICE_KEY, TEXTS, full_voice), (PHRASEBOOK_KEY, PHRASES, full_phrasebook))
+
+
+def _text_field(spec) -> forms.CharField:
+    fields = ", ".join("{" + f + "}" for f in spec.fields)
+    help_ = spec.help + (f". Placeholders: {fields}" if fields else "") + (". One line per line" if spec.is_list else "")
+    return forms.CharField(label=spec.key, help_text=help_ + ". Empty: the neutral default.", required=False, widget=forms.Textarea(attrs={"rows": 5 if spec.is_list else 2,
+                                                                                         "cols": 100}))
+
+
+class ScenarioForm(forms.ModelForm):
+    """The scenario's own fields, and every text of its voice and phrasebook with its help. The texts
+    are checked as a file's are (a placeholder the key does not know is refused at the field)."""
+
+    class Meta:
+        model = Scenario
+        fields = ("slug", "name", "start_date", "premise")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for section, specs, full in SECTIONS:
+            texts = full(getattr(self.instance, section, None))
+            for spec in specs:
+                name = f"{section}__{spec.key}"
+                value = texts[spec.key]
+                self.fields[name].initial = "\n".join(value) if spec.is_list else value
+
+    def clean(self):
+        cleaned = super().clean()
+        for section, specs, _ in SECTIONS:
+            texts = {}
+            for spec in specs:
+                value = (cleaned.get(f"{section}__{spec.key}") or "").strip()
+                if not value:  # the neutral default, as a file that leaves the key out
+                    continue
+                texts[spec.key] = [line.strip() for line in value.splitlines() if line.strip()] if spec.is_list \
+                    else value.strip()
+            for _, path, message in check_voice(texts, section):
+                key = path.split(".", 1)[1].split("[")[0]
+                self.add_error(f"{section}__{key}", f"{path}: {message}")
+            cleaned[section] = texts
+        return cleaned
+
+    def save(self, commit=True):
+        for section, _, _ in SECTIONS:
+            if section in self.cleaned_data:
+                setattr(self.instance, section, self.cleaned_data[section])
+        return super().save(commit)
+
+
+for _section, _specs, _ in SECTIONS:
+    for _spec in _specs:
+        ScenarioForm.base_fields[f"{_section}__{_spec.key}"] = _text_field(_spec)
+        ScenarioForm.declared_fields[f"{_section}__{_spec.key}"] = ScenarioForm.base_fields[f"{_section}__{_spec.key}"]
+
+
+def _shown_text(section, spec):
+    """The read-only view of one text (a scenario used by runs): the text, then its help."""
+    def show(self, obj):
+        full = dict(SECTIONS_FULL[section](getattr(obj, section, None) if obj else None))
+        value = full[spec.key]
+        lines = value if spec.is_list else [value]
+        return format_html('{}<div class="help">{}</div>', format_html_join("", "<div>{}</div>", ((v,) for v in lines)),
+                           spec.help)
+    show.short_description = spec.key
+    return show
+
+
+SECTIONS_FULL = {section: full for section, _, full in SECTIONS}
+TEXT_FIELDS = {section: tuple(f"{section}__{spec.key}" for spec in specs) for section, specs, _ in SECTIONS}
+
+
 @admin.register(Scenario)
 class ScenarioAdmin(WorldRulesAdmin):
     list_display = ("slug", "name", "start_date", "rooms_count", "personas_count", "runs_count", "file")
     search_fields = ("slug", "name")
     readonly_fields = ("read_only_note", "personas_list")
-    fields = ("read_only_note", "slug", "name", "start_date", "premise", "personas_list")
+    form = ScenarioForm
+    fieldsets = (
+        (None, {"fields": ("read_only_note", "slug", "name", "start_date", "premise", "personas_list")}),
+        ("Voice: what the engine says about this world", {"fields": TEXT_FIELDS[VOICE_KEY]}),
+        ("Phrasebook: the offline policy's lines", {"fields": TEXT_FIELDS[PHRASEBOOK_KEY]}),
+    )
     inlines = [RoomInline, ExitInline, PropInline, RungInline]
     actions = ["copy_to_new_scenario"]
     change_list_template = "admin/world/scenario/change_list.html"
@@ -244,6 +324,11 @@ class ScenarioAdmin(WorldRulesAdmin):
         context = {**self.admin_site.each_context(request), "form": form, "problems": problems,
                    "opts": self.model._meta, "title": "Upload a scenario file"}
         return TemplateResponse(request, "admin/world/scenario/upload.html", context)
+
+
+for _section, _specs, _ in SECTIONS:  # what a read-only scenario shows in place of each text's field
+    for _spec in _specs:
+        setattr(ScenarioAdmin, f"{_section}__{_spec.key}", _shown_text(_section, _spec))
 
 
 class SoulEntryInline(admin.TabularInline):

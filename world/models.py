@@ -58,6 +58,11 @@ class Scenario(models.Model):
     name = models.CharField(max_length=200)
     premise = models.TextField(blank=True)
     start_date = models.DateField()
+    # The texts the engine says about this world (world/scenarios/voice.py): key -> text; a key left
+    # out is the neutral default.
+    voice = models.JSONField(default=dict, blank=True)
+    # The offline policy's lines (world/scenarios/voice.py, PHRASES): key -> line or list of lines.
+    phrasebook = models.JSONField(default=dict, blank=True)
 
     objects = ScenarioManager()
 

@@ -168,3 +168,50 @@ def test_staff_tests_an_endpoint_from_its_profile_page(staff_page, site):
     [(form,)] = site.query("SELECT structured_output FROM voyage_modelprofile WHERE name = %s",
                            ("smol on llama-cpp-python",))
     assert form == "json_schema"  # the test changes nothing on the profile
+
+
+def test_staff_reads_edits_and_is_refused_a_bad_voice_text_and_a_used_scenario_stays_read_only(staff_page, site,
+                                                                                                tmp_path):
+    """A scenario's voice and phrasebook in the admin: each text with its help, edited and saved; an
+    unknown placeholder refused at its field with nothing saved; once a run has used the scenario,
+    its texts are shown and no longer editable."""
+    from tests.browser.conftest import run_voyage
+
+    page = staff_page
+    path = tmp_path / "voiced.yaml"
+    path.write_text(shipped_file("edelweiss").read_text(encoding="utf-8").replace("slug: edelweiss", "slug: voiced")
+                    .replace("name: Sanatorium Edelweiss, January 1929", "name: Voiced House"), encoding="utf-8")
+    page.goto("/admin/world/scenario/")
+    page.click("text=Upload a scenario file")
+    page.set_input_files("#id_file", str(path))
+    page.click("input[value='Check and load']")
+    expect(page.locator("#id_voice__nightfall_event")).to_have_value("the whole house sleeps until {time}")
+    expect(page.locator(".field-voice__nightfall_event")).to_contain_text(
+        "the public event of nightfall; {time}: the clock time of the next dawn")
+    expect(page.locator("#id_phrasebook__shouts")).to_have_value(
+        "Nurse! Is anybody there?\nWho has been in my room?\nSomebody here is not who they claim to be!\nHelp! Over here!")
+
+    def voice(slug):
+        import json
+        return json.loads(site.query("SELECT voice FROM world_scenario WHERE slug = ?", (slug,))[0][0])
+
+    page.fill("#id_voice__nightfall_event", "the house sleeps until {dawn}")
+    page.click("input[name=_continue]")
+    expect(page.locator(".field-voice__nightfall_event .errorlist")).to_contain_text(
+        "voice.nightfall_event: unknown placeholder {dawn} (this text may use: {time})")
+    assert voice("voiced")["nightfall_event"] == "the whole house sleeps until {time}"  # nothing saved
+    page.fill("#id_voice__nightfall_event", "the house sleeps under the snow until {time}")
+    page.fill("#id_phrasebook__shouts", "Sister!\nWho took my blanket?")
+    page.click("input[name=_continue]")
+    expect(page.locator(".messagelist")).to_contain_text("was changed successfully")
+    assert voice("voiced")["nightfall_event"] == "the house sleeps under the snow until {time}"
+    import json
+    phrasebook = json.loads(site.query("SELECT phrasebook FROM world_scenario WHERE slug = 'voiced'")[0][0])
+    assert phrasebook["shouts"] == ["Sister!", "Who took my blanket?"]
+
+    run_voyage(site, "--scenario", "voiced", "--ticks", "2")
+    page.reload()
+    expect(page.locator("#id_voice__nightfall_event")).to_have_count(0)
+    expect(page.locator(".field-voice__nightfall_event")).to_contain_text("the house sleeps under the snow until {time}")
+    expect(page.locator(".field-voice__nightfall_event")).to_contain_text("the public event of nightfall")
+    expect(page.locator("input[name=_continue]")).to_have_count(0)

@@ -29,7 +29,7 @@ def resolve_action(world: RunWorld, w: TickWriter, agent: AgentState, situation:
         spec = rung_spec(world.rungs, agent.rung)
         return fail(world, w, agent, f"your state of mind (rung {spec.level}, {spec.name}) does not allow "
                                      f"{action.action_type}", action)
-    target = resolve_target(situation, action)
+    target = resolve_target(situation, action, world.voice.say("room_kind"))
     if isinstance(target, ActionFail):
         return fail(world, w, agent, target.reason, action)
     if target and target[0] in ("person", "prop") and not _still_here(world, agent, target):

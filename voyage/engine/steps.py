@@ -27,10 +27,6 @@ REFLECT = (
     "Reflect silently on what has happened to you. Write one short paragraph, in the first person, "
     "beginning with [reflection]: the cover story you will keep to, and what you must do next."
 )
-BULLETIN_BRIEF = (
-    "You write the ship's gossip sheet, slipped under every cabin door at dawn. In a light, knowing "
-    "register, summarise yesterday aboard from the public facts below. Invent nothing about anyone."
-)
 
 
 # --- 1. spouse collision -------------------------------------------------------------------
@@ -48,7 +44,7 @@ def spouse_collision(world: RunWorld, w: TickWriter) -> None:
             others = [o for o in group if o.id != a.id]
             names = ", ".join(world.seen_as(a, o) for o in others)
             spouse = any(o.persona_id == a.persona.spouse_id for o in others)
-            bond = "you feel, past all reason, that you belong together" if spouse else "you share this cabin"
+            bond = "you feel, past all reason, that you belong together" if spouse else world.voice.say("shared_bond")
             w.remember(a, "presence", f"You are not alone: {names} is here beside you, and {bond}. "
                                       f"You reach for them and search their face for a name.")
         w.event("spouse_collision", room_id=home_id, text="they wake together",
@@ -56,11 +52,12 @@ def spouse_collision(world: RunWorld, w: TickWriter) -> None:
         for a in group:
             for o in group:
                 if o is not a:
-                    approach(world, w, a, o, labels=(bond_label(a, o), bond_label(o, a)), forced="spouse collision")
+                    approach(world, w, a, o, labels=(bond_label(world, a, o), bond_label(world, o, a)),
+                             forced="spouse collision")
 
 
-def bond_label(agent: AgentState, other: AgentState) -> str:
-    return "spouse" if other.persona_id == agent.persona.spouse_id else "cabin-mate"
+def bond_label(world: RunWorld, agent: AgentState, other: AgentState) -> str:
+    return "spouse" if other.persona_id == agent.persona.spouse_id else world.voice.say("sharer_label")
 
 
 # --- 2. agent actions ----------------------------------------------------------------------
@@ -234,9 +231,8 @@ def reflections(world: RunWorld, w: TickWriter, gateway: Gateway, plan) -> None:
 def wind_down(world: RunWorld, w: TickWriter) -> None:
     for n, a in enumerate(sorted(world.living(), key=lambda a: a.persona.key)):
         minutes = 6 + 3 * (n % 8)  # staggered, so the corridors do not fill at once
-        w.remember(a, "cue", f"A steward murmurs that the lamps will be dimmed soon: retire to your cabin "
-                             f"within {minutes} minutes.")
-    w.event("wind_down", text="the stewards begin dimming the lamps")
+        w.remember(a, "cue", world.voice.say("wind_down_cue", minutes=minutes))
+    w.event("wind_down", text=world.voice.say("wind_down_event"))
 
 
 # --- 7. nightfall --------------------------------------------------------------------------
@@ -246,9 +242,9 @@ def nightfall(world: RunWorld, w: TickWriter) -> None:
         a.asleep, a.destination_id, a.busy_until_tick = True, None, dawn
         a.fatigue = 0
         a.slept_since_tick = w.tick
-        w.remember(a, "sleep", f"Night falls. You sleep where you are, in the {world.room_name(a.location_id)}.")
+        w.remember(a, "sleep", world.voice.say("nightfall_memory", room=world.room_name(a.location_id)))
         w.touch(a)
-    w.event("nightfall", text=f"all aboard sleep until {sim_clock(dawn)}")
+    w.event("nightfall", text=world.voice.say("nightfall_event", time=sim_clock(dawn)))
 
 
 def night_thoughts(world: RunWorld, w: TickWriter, gateway: Gateway) -> None:
@@ -285,7 +281,7 @@ def bulletin(world: RunWorld, w: TickWriter, gateway: Gateway) -> None:
     anyone, never a monologue — delivered into every living agent's stream."""
     lines = public_facts(world, w.tick - TICKS_PER_DAY, w.tick, w)
     request = ModelRequest(purpose=BULLETIN, messages=[
-        {"role": "system", "content": BULLETIN_BRIEF},
+        {"role": "system", "content": world.voice.say("bulletin_brief")},
         {"role": "user", "content": "\n".join(lines) or "(a quiet day)"},
     ], tick=w.tick, hints=TextHints(tuple(lines)))
     answer = gateway.complete(request)
@@ -294,7 +290,7 @@ def bulletin(world: RunWorld, w: TickWriter, gateway: Gateway) -> None:
         return
     w.call(request, answer, LLMCall.OK)
     for a in sorted(world.living(), key=lambda a: a.persona.key):
-        w.remember(a, "bulletin", f"Slipped under the door at dawn: {answer.text}")
+        w.remember(a, "bulletin", world.voice.say("bulletin_delivery", bulletin=answer.text))
     w.event("bulletin", text=answer.text)
 
 

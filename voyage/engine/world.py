@@ -18,6 +18,7 @@ from voyage.models import Event, Run
 from world.models import AgentState, Exit, Prop, Room, SoulEntry
 from world.rules.graph import RoomGraph
 from world.rules.ladder import PEOPLE_NAMES, knows, rung_spec
+from world.scenarios.voice import Voice
 from world.rules.perception import Person, Place, Situation, Thing, perceive, rooms_as_targets
 
 
@@ -44,6 +45,7 @@ class RunWorld:
         self.seed = run.seed
         scenario = run.scenario
         self.scenario = scenario
+        self.voice = Voice(scenario.voice)  # the world's texts (world/scenarios/voice.py)
         self.rungs = scenario.rung_specs()
         self.rooms: dict[int, Room] = {r.id: r for r in Room.objects.filter(scenario=scenario)}
         self.rooms_by_name = {r.name: r.id for r in self.rooms.values()}

@@ -20,4 +20,4 @@ def gateway_for(run) -> Gateway:
         return OpenAIGateway(GatewayConfig.from_profile(profile))
     from voyage.gateway.offline import OfflineModel
 
-    return OfflineModel(seed=run.seed, malformed_rate=run.malformed_rate)
+    return OfflineModel(seed=run.seed, malformed_rate=run.malformed_rate, phrasebook=run.scenario.phrasebook)

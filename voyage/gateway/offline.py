@@ -1,7 +1,8 @@
 """The offline model: a deterministic, seeded, scripted policy. It is NOT a language model.
 
 It answers every call purpose through the same gateway and the same parser as a real model, from
-the facts its prompt shows (see hints.py), so a full voyage runs with no network and no key. Each
+the facts its prompt shows (see hints.py), so a full voyage runs with no network and no key. What
+its people say, think and shout comes from the scenario's phrasebook (world/scenarios/voice.py). Each
 answer depends only on (run seed, tick, agent, purpose) and the request: the same run replays byte
 for byte. It can be told to emit a share of malformed answers, to exercise ACTION_FAIL.
 """
@@ -13,55 +14,30 @@ import random
 from voyage.gateway.base import ACTION, BULLETIN, Gateway, ModelAnswer, ModelRequest
 from voyage.gateway.hints import ActionHints, TextHints
 from voyage.gateway.offline_writing import WRITERS
+from world.scenarios.voice import full_phrasebook
 
 WORDS = (
     "heron larch cobalt anchor saffron lantern thistle marlin juniper pewter quill ember harbour "
     "violet granite orchid falcon walnut sparrow cinder"
 ).split()
 
-OPENERS_RUNG0 = (
-    "Forgive me, do you know where we are? I cannot remember coming aboard.",
-    "Have we met? Your face seems almost familiar.",
-    "Is this a ship? The floor keeps moving under me.",
-    "Please, what day is it? I woke and could not think of my own name.",
-    "Did you hear the bells just now?",
-)
-OPENERS_RUNG1 = (
-    "Good day. {me}, at your service. Are you travelling far?",
-    "They say we shall make New York by Wednesday if the weather holds.",
-    "{me}. I do not believe we have been introduced, though I feel we ought to have been.",
-    "Have you tried the consommé in the saloon? I find I have no appetite at all.",
-    "One hears such odd talk below decks. Do you believe any of it?",
-)
-SHOUTS = (
-    "Steward! Is anybody there?",
-    "Who has been in my cabin?",
-    "Somebody here is not who they claim to be!",
-    "Help! Over here!",
-)
-WHISPERS = (
-    "Do not trust the one by the door.",
-    "I think I am not who they say I am.",
-    "Meet me later, away from the others.",
-    "Say nothing of what you saw.",
-)
-THOUGHTS = (
-    "I must not let them see how little I remember.",
-    "Everyone here is watching everyone else.",
-    "If I keep moving, nobody will ask me questions I cannot answer.",
-    "That name means something. I am sure of it.",
-    "Smile. Nod. Say as little as possible.",
-)
-
-
 class OfflineModel(Gateway):
-    """Scripted policy behind the gateway interface; `malformed_rate` in [0, 1]."""
+    """Scripted policy behind the gateway interface; `malformed_rate` in [0, 1]; `phrasebook`: the
+    scenario's (Scenario.phrasebook; None or a missing entry: the neutral default)."""
 
     name = "offline"
 
-    def __init__(self, seed: int, malformed_rate: float = 0.0):
+    def __init__(self, seed: int, malformed_rate: float = 0.0, phrasebook: dict | None = None):
         self.seed = seed
         self.malformed_rate = malformed_rate
+        self.phrases = full_phrasebook(phrasebook)
+
+    def line(self, rng: random.Random, key: str, **fields) -> str:
+        """One line of a phrasebook list, picked with the run's seeded draw."""
+        return rng.choice(self.phrases[key]).format(**fields)
+
+    def phrase(self, key: str) -> str:
+        return self.phrases[key].format()
 
     def complete(self, request: ModelRequest) -> ModelAnswer:
         rng = random.Random(f"{self.seed}:{request.tick}:{request.agent_key}:{request.purpose}")
@@ -82,12 +58,12 @@ class OfflineModel(Gateway):
 
     def _choose(self, rng: random.Random, h: ActionHints) -> dict:
         s = h.situation
-        thought = f"{rng.choice(THOUGHTS)} [thought {rng.getrandbits(32):08x}]"
+        thought = f"{self.line(rng, 'thoughts')} [thought {rng.getrandbits(32):08x}]"
         people = [label for label, _, _ in s.people]
         things = [label for label, _ in s.things]
         if "wind_down" in h.cues:
             if h.home_name is not None and s.room.name != h.home_name:
-                return _answer("move", h.home_name, None, "", 3, "Time to retire before the lamps go out. " + thought)
+                return _answer("move", h.home_name, None, "", 3, self.phrase("retire_thought") + " " + thought)
             return _answer("sleep", None, None, "", 240, "Sleep, and hope I wake knowing more. " + thought)
         if "fatigue" in h.cues and rng.random() < 0.5:
             return _answer("sleep", None, None, "", rng.choice((30, 45, 60)), "I am so tired. " + thought)
@@ -110,13 +86,15 @@ class OfflineModel(Gateway):
         target = rng.choice(people)
         code = f"{rng.choice(WORDS)}-{rng.randrange(1000, 9999)}"
         if volume == "shout":
-            words = rng.choice(SHOUTS)
+            words = self.line(rng, "shouts")
             target = target if rng.random() < 0.5 else None
         elif volume == "whisper":
-            words = f"{rng.choice(WHISPERS)} Remember: {code}."
+            words = f"{self.line(rng, 'whispers')} Remember: {code}."
         else:
-            openers = OPENERS_RUNG1 if h.display_name else OPENERS_RUNG0
-            words = rng.choice(openers).format(me=h.display_name or "")
+            if h.display_name:
+                words = self.line(rng, "openers_named", me=h.display_name)
+            else:
+                words = self.line(rng, "openers_unnamed")
             target = target if rng.random() < 0.8 else None
         if volume != "whisper":
             words = f"{words} ({code})"
@@ -126,7 +104,7 @@ class OfflineModel(Gateway):
         good = self._choose(rng, h)
         kind = rng.randrange(6)
         if kind == 0:
-            return "I think I shall go for a walk on deck."
+            return self.phrase("stray_prose")
         if kind == 1:
             good.pop("volume")
         elif kind == 2:
@@ -136,11 +114,13 @@ class OfflineModel(Gateway):
         elif kind == 4:
             good["duration_minutes"] = 9000
         else:
-            good["action_type"], good["target_character"] = "interact", "the ghost of the purser"
+            good["action_type"], good["target_character"] = "interact", self.phrase("phantom_target")
         return json.dumps(good)
 
     # --- writing purposes -----------------------------------------------------------------
     def _write(self, rng: random.Random, purpose: str, h: TextHints) -> str:
+        if purpose == "trust":
+            return WRITERS[purpose](rng, h, tuple(self.phrases["hostile_phrases"]))
         if purpose in WRITERS:  # the memory purposes: offline_writing.py
             return WRITERS[purpose](rng, h)
         picked = [line for line in h.lines if line][-3:]
@@ -152,9 +132,9 @@ class OfflineModel(Gateway):
     def _bulletin(self, rng: random.Random, h: TextHints) -> str:
         lines = list(h.lines)
         if not lines:
-            return "The Ship's Gossip: a quiet day, they say; too quiet, say others."
+            return self.phrase("bulletin_quiet")
         rng.shuffle(lines)
-        return "The Ship's Gossip — " + " ".join(f"They say {line[0].lower()}{line[1:]}" for line in lines[:4])
+        return self.phrase("bulletin_title") + " — " + " ".join(f"They say {line[0].lower()}{line[1:]}" for line in lines[:4])
 
 
 def _answer(action_type, target, volume, dialogue, duration, monologue) -> dict:

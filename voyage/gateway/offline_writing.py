@@ -10,8 +10,11 @@ from voyage.gateway.hints import RowsHints, TrustHints
 from voyage.gateway.offline_interview import interview
 from world.time import sim_clock, time_of_day
 
-HOSTILE = ("attack", "strikes", "kill", "not who they claim", "who has been in my cabin", "do not trust", "dead")
+# Words that make the trust writer think worse of someone; the scenario's phrasebook adds its own
+# (hostile_phrases: what its people shout when they feel wronged).
+HOSTILE = ("attack", "strikes", "kill", "not who they claim", "do not trust", "dead")
 FRIENDLY = ("at your service", "approaches you", "good day", "says to you", "introduced", "belong together")
+JUDGED = ("ally", "rival", "suspect", "acquaintance")  # the labels this writer gives; any other is a bond
 
 
 def _clip(text: str, n: int) -> str:
@@ -67,13 +70,13 @@ def diary(rng: random.Random, h: RowsHints) -> str:
     return json.dumps({"mood": mood, "entry": _clip(entry, 500)}, ensure_ascii=False)
 
 
-def trust(rng: random.Random, h: TrustHints) -> str:
+def trust(rng: random.Random, h: TrustHints, hostile: tuple[str, ...] = ()) -> str:
     verdicts = {}
     for name, label, score, count, lines in h.others:
         text = " ".join(lines).lower()
-        delta = 0.15 * sum(w in text for w in FRIENDLY) - 0.35 * sum(w in text for w in HOSTILE)
+        delta = 0.15 * sum(w in text for w in FRIENDLY) - 0.35 * sum(w in text for w in HOSTILE + tuple(hostile))
         new = max(-1.0, min(1.0, round(0.7 * score + delta + min(count, 10) * 0.01, 3)))
-        if label in ("spouse", "cabin-mate") and new > -0.5:
+        if label not in JUDGED and new > -0.5:  # a bond (spouse, or the world's word for a room-mate) holds
             new_label = label
         else:
             new_label = "ally" if new >= 0.35 else "rival" if new <= -0.7 else "suspect" if new <= -0.3 else "acquaintance"

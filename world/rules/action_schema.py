@@ -61,7 +61,7 @@ def nameable_targets(situation: Situation, rooms: tuple[str, ...] = ()) -> list[
 
 
 def rooms_named(text: str, room_names) -> tuple[str, ...]:
-    """The rooms of the ship whose names a prompt's text contains, in the given order."""
+    """The rooms of the scenario whose names a prompt's text contains, in the given order."""
     return tuple(name for name in room_names if name in text)
 
 

@@ -138,14 +138,16 @@ TARGET_KINDS = {
 }
 
 
-def resolve_target(s: Situation, action: Action) -> tuple[str, int] | None | ActionFail:
-    """The (kind, id) an action names, None when it names nothing it needs, or an ActionFail."""
+def resolve_target(s: Situation, action: Action, room_kind: str = "a room of this place"
+                   ) -> tuple[str, int] | None | ActionFail:
+    """The (kind, id) an action names, None when it names nothing it needs, or an ActionFail
+    (`room_kind`: what the world calls one of its rooms, its voice's room_kind)."""
     kinds = TARGET_KINDS[action.action_type]
     if not kinds or action.target is None:
         return None
     found = s.targets.get(action.target.lower())
     if found is None or found[0] not in kinds:
-        what = " or ".join({"room": "a room of the ship", "prop": "an object here", "person": "a person here"}[k] for k in kinds)
+        what = " or ".join({"room": room_kind, "prop": "an object here", "person": "a person here"}[k] for k in kinds)
         return ActionFail(f"unknown target {action.target!r}: {action.action_type} needs {what}")
     if found == ("room", s.room.room_id):
         return ActionFail(f"you are already in the {s.room.name}")

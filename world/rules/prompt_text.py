@@ -17,7 +17,7 @@ from world.rules.action_schema import action_branches, people_here, rooms_in_rea
 from world.rules.actions import DURATIONS, KEYS, MAX_TEXT
 from world.rules.perception import Situation
 
-RULES = f"""You are living one turn at a time in a place you must make sense of. Each turn is three minutes.
+RULES_PREAMBLE = f"""You are living one turn at a time in a place you must make sense of. Each turn is three minutes.
 Answer every turn with ONE JSON object with exactly these six keys and nothing else: {", ".join(KEYS)}.
 Use only an action your turn allows, and name people, items and rooms exactly as your turn shows them.
 Only communicate takes a volume (whisper, normal or shout) and dialogue, the words you say; any other
@@ -26,16 +26,29 @@ duration_minutes is one of {", ".join(map(str, DURATIONS))}.
 dialogue and internal_monologue (your private thought) are in your own words, one line each, at most
 {MAX_TEXT} characters.
 The rules of this place:
-- move: name any room; you walk one room per turn along the shortest way. Others see you come and go.
-- interact: examine an item here, or approach a person here. Some items tell you who you are.
-- communicate: speak to a person here (target) or to the room (target null). In a small room everyone
+"""
+# One rule line per action, in this order; a prompt lists only those its agent's rung allows.
+ACTION_RULES = {
+    "move": "- move: name any room; you walk one room per turn along the shortest way. Others see you come and go.\n",
+    "interact": "- interact: examine an item here, or approach a person here. Some items tell you who you are.\n",
+    "communicate": """- communicate: speak to a person here (target) or to the room (target null). In a small room everyone
   hears everything. In a vast room a shout is heard by all, normal speech only by its target (others
   see you talking), and a whisper only by its target (others see that you whispered). Noisy rooms mask
   whispers; a shout carries into quiet rooms next door.
-- sleep: rest for duration_minutes. Sleepers hear nothing but a shout.
-- attack: strike a person here. It may kill. Everyone awake in the room will see it.
-An answer that breaks these rules is an ACTION_FAIL: you lose the turn and remember why.
-"""
+""",
+    "sleep": "- sleep: rest for duration_minutes. Sleepers hear nothing but a shout.\n",
+    "attack": "- attack: strike a person here. It may kill. Everyone awake in the room will see it.\n",
+}
+RULES_CLOSE = "An answer that breaks these rules is an ACTION_FAIL: you lose the turn and remember why.\n"
+
+
+def rules_text(allowed_actions=tuple(ACTION_RULES)) -> str:
+    """The rules a prompt opens with, listing only the actions in `allowed_actions` (the agent's
+    rung's): an action its rung forbids is never offered, and the engine still refuses it."""
+    return RULES_PREAMBLE + "".join(line for a, line in ACTION_RULES.items() if a in allowed_actions) + RULES_CLOSE
+
+
+RULES = rules_text()  # every action: the zlib dictionary stored prompts are compressed against
 
 WHAT_EACH_NAMES = {
     "move": "a room: a way out, or a room you know by name",

@@ -14,6 +14,7 @@ import yaml
 
 from world.rules.actions import ACTION_TYPES
 from world.rules.ladder import FEAR_PROP, KNOWLEDGE, NAME_PROP
+from world.scenarios.voice import PHRASEBOOK_KEY, VOICE_KEY, check_voice
 from world.rules.scenario_check import (ExitSketch, PersonaSketch, Problem, PropSketch, RoomSketch, RungSketch,
                                         WorldSketch, check_world)
 
@@ -96,7 +97,8 @@ def _kind(value) -> str:
 # --- the schema: key -> (check, required) ----------------------------------------------------------
 TOP = {"voyage_scenario": (one_of(FORMAT), True), "slug": (slug, True), "name": (text(200), True),
        "premise": (text(blank=True), False), "start_date": (date, True), "rooms": (list, True),
-       "exits": (list, True), "personas": (list, True), "props": (list, True), "rungs": (list, True)}
+       "exits": (list, True), "personas": (list, True), "props": (list, True), "rungs": (list, True), "voice": (dict, False),
+       "phrasebook": (dict, False)}
 ROOM = {"key": (slug, True), "name": (text(100), True), "deck": (text(60), True),
         "scale": (one_of("small", "vast"), True), "ambient_noise": (one_of("low", "high"), True),
         "private": (boolean, True), "description": (text(blank=True), False)}
@@ -215,6 +217,9 @@ def check_schema(data) -> list[Problem]:
                                         f"unknown fact {fact!r} (a rung can know: {', '.join(KNOWLEDGE)})"))
         if isinstance(rung, dict) and isinstance(rung.get("gate"), dict):
             problems += _mapping(rung["gate"], GATE, f"rungs[{i}].gate")
+    for section in (VOICE_KEY, PHRASEBOOK_KEY):
+        if isinstance(data.get(section), dict):
+            problems += [Problem(rule, path, message) for rule, path, message in check_voice(data[section], section)]
     return problems
 
 

@@ -16,6 +16,7 @@ from django.db import transaction
 
 from world.rules.scenario_check import Problem, check_world
 from world.scenarios.file_format import FORMAT, ScenarioFileError, read_scenario, sketch
+from world.scenarios.voice import full_phrasebook, full_voice
 
 SHIPPED = Path(__file__).resolve().parent  # scenario files that ship with Voyage: <slug>.yaml
 
@@ -46,6 +47,8 @@ def scenario_data(scenario) -> dict:
         "name": scenario.name,
         "start_date": scenario.start_date,
         "premise": scenario.premise,
+        "voice": full_voice(scenario.voice),
+        "phrasebook": full_phrasebook(scenario.phrasebook),
         "rooms": [{"key": r.key, "name": r.name, "deck": r.deck, "scale": r.scale, "ambient_noise": r.ambient_noise,
                    "private": r.private, "description": r.description} for r in rooms.values()],
         "exits": [[room(a), room(b)] for a, b in scenario.exits.order_by("id").values_list("a_id", "b_id")],
@@ -148,9 +151,13 @@ def write(data: dict, apps=global_apps):
     m = {name: apps.get_model("world", name) for name in ("Scenario", "Room", "Exit", "Persona", "SoulEntry", "Prop",
                                                            "Rung")}
     start = data["start_date"]
+    # A migration older than Scenario.voice (0005) sees a Scenario without it; 0005 then writes it down.
+    has_voice = any(f.name == "voice" for f in m["Scenario"]._meta.get_fields())
+    texts = {"voice": dict(data.get("voice") or {}), "phrasebook": dict(data.get("phrasebook") or {})}
     scenario = m["Scenario"].objects.create(
         slug=data["slug"], name=data["name"], premise=data.get("premise") or "",
-        start_date=start if isinstance(start, datetime.date) else datetime.date.fromisoformat(start))
+        start_date=start if isinstance(start, datetime.date) else datetime.date.fromisoformat(start),
+        **(texts if has_voice else {}))
     rooms = {}
     for r in data["rooms"]:
         rooms[r["key"]] = m["Room"].objects.create(
