@@ -54,7 +54,8 @@ def clean_tick(run: Run, tick) -> int:
 def interview_gateway(run: Run):
     """The run's own model. A replay answers from recorded calls, and no call recorded an interview:
     a replay (or a fork still replaying) is asked through its model profile instead."""
-    return gateway_for(SimpleNamespace(replay_of_id=None, profile=run.profile, seed=run.seed, malformed_rate=0.0))
+    return gateway_for(SimpleNamespace(replay_of_id=None, profile=run.profile, seed=run.seed, malformed_rate=0.0,
+                                       scenario=run.scenario))
 
 
 def ask(run: Run, agent: AgentState, question: str, tick=None, *, asked_by=None, gateway=None) -> Interview:
