@@ -29,3 +29,12 @@ def test_no_names_and_empty_names():
        st.text(alphabet="ab (1)", max_size=40))
 def test_it_finds_what_in_finds(names, text):
     assert NamesInText(names).found(text) == naive(names, text)
+
+
+@given(st.lists(st.text(alphabet="ab (1)", min_size=1, max_size=5), max_size=12, unique=True),
+       st.text(alphabet="ab (1)", max_size=40))
+def test_the_action_schemas_rooms_are_the_same_found_either_way(names, text):
+    # The engine passes rooms_named its world's NamesInText (O(text), not O(rooms)): same rooms, same order.
+    from world.rules.action_schema import rooms_named
+    assert rooms_named(text, NamesInText(names)) == rooms_named(text, names) == \
+        tuple(n for n in names if n in text)

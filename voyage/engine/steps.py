@@ -109,7 +109,7 @@ def action_request(world: RunWorld, a: AgentState, tick: int, *, schema: bool = 
     messages = action_messages(world, a, situation, tick, cues)
     # One source: the schema names what this prompt shows, and the rooms its text names.
     shape = action_schema(situation, rung_spec(world.rungs, a.rung).allowed_actions,
-                          rooms_named(prompt_text(messages), world.rooms_by_name)) if schema else None
+                          rooms_named(prompt_text(messages), world.room_names)) if schema else None
     return situation, ModelRequest(purpose=ACTION, messages=messages, tick=tick, agent_id=a.id,
                                    agent_key=a.persona.key, hints=hints, schema=shape,
                                    recalled=recalled_ids(world, a))

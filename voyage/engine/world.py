@@ -9,6 +9,7 @@ from __future__ import annotations
 from bisect import insort
 from collections import deque
 from dataclasses import dataclass
+from functools import cached_property
 
 from memories.context import hot_capacity
 from memories.models import Memory, TrustEntry
@@ -18,6 +19,7 @@ from voyage.models import Event, Run
 from world.models import AgentState, Exit, Prop, Room, SoulEntry
 from world.rules.graph import RoomGraph
 from world.rules.ladder import PEOPLE_NAMES, knows, rung_spec
+from world.rules.names_in_text import NamesInText
 from world.scenarios.voice import Voice
 from world.rules.perception import Person, Place, Situation, Thing, perceive, rooms_as_targets
 
@@ -114,6 +116,11 @@ class RunWorld:
     def knows(self, agent: AgentState, fact: str) -> bool:
         """What the agent's rung reveals (world.rules.ladder.KNOWLEDGE): the one capability lookup."""
         return knows(self.rungs, agent.rung, fact)
+
+    @cached_property
+    def room_names(self) -> NamesInText:
+        """The room names, to find in a prompt (the action schema's rooms): built once, when first asked."""
+        return NamesInText(self.rooms_by_name)
 
     def room_name(self, room_id: int) -> str:
         return self.rooms[room_id].name

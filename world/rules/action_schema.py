@@ -27,6 +27,7 @@ not tried here.)
 from __future__ import annotations
 
 from world.rules.actions import DURATIONS, KEYS, MAX_TEXT, VOLUMES
+from world.rules.names_in_text import NamesInText
 from world.rules.perception import Situation
 
 SAID_CHAR = r'[^"\\\x00-\x1f\x7f]'
@@ -61,7 +62,12 @@ def nameable_targets(situation: Situation, rooms: tuple[str, ...] = ()) -> list[
 
 
 def rooms_named(text: str, room_names) -> tuple[str, ...]:
-    """The rooms of the scenario whose names a prompt's text contains, in the given order."""
+    """The rooms of the scenario whose names a prompt's text contains, in the given order. `room_names`:
+    the names, or a NamesInText of them (what the engine passes: its cost follows the text, not the
+    number of rooms)."""
+    if isinstance(room_names, NamesInText):
+        found = room_names.found(text)
+        return tuple(sorted(found, key=room_names.order.__getitem__))
     return tuple(name for name in room_names if name in text)
 
 

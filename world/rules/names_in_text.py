@@ -20,6 +20,7 @@ PREFIX = 4
 class NamesInText:
     def __init__(self, names: Iterable[str]):
         self.names = tuple(dict.fromkeys(names))
+        self.order = {name: i for i, name in enumerate(self.names)}  # to give what is found in the names' order
         self.k = min(min((len(n) for n in self.names), default=0), PREFIX)
         # prefix -> [(length, the names of that length with that prefix)], lengths ascending
         by_prefix: dict[str, dict[int, set[str]]] = {}
