@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class MemoriesConfig(AppConfig):
     name = "memories"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from memories.fts import connect_signal
+
+        connect_signal()  # SQLite connections get the function the recall index's triggers call

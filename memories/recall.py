@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from django.db import connection
 
+from memories.fts import tagged
+
 RECENCY_DECAY = 0.995  # per tick (3 sim-minutes): about 0.9 per simulated hour
 WEIGHTS = (0.5, 2.0, 3.0)  # recency, importance, relevance (seed 003)
 CANDIDATES = 40
@@ -88,16 +90,18 @@ def _fts_phrase(term: str) -> str:
 
 def _search_sqlite(agent_id, terms, before_id, limit) -> list[Recalled]:
     # No bm25() here: its statistics read every match in the table, so its cost would grow with the
-    # stream. The newest `limit` matches come straight off the index (rowid order); relevance is
-    # scored on those few in Python (see overlap).
-    match = f'agent : "{int(agent_id)}" AND text : (' + " OR ".join(_fts_phrase(t) for t in terms) + ")"
+    # stream. The index holds each word tagged with its agent (memories/fts.py): the newest `limit`
+    # of the agent's matches come straight off the agent's own lists (rowid order); relevance is
+    # scored on those few in Python (see overlap). The join on agent_id keeps the answer to the
+    # agent's rows whatever the index holds.
+    match = "words : (" + " OR ".join(_fts_phrase(tagged(agent_id, t)) for t in terms) + ")"
     bound = "AND rowid < %s" if before_id else ""
-    params = [match] + ([before_id] if before_id else []) + [limit]
+    params = [match] + ([before_id] if before_id else []) + [limit, agent_id]
     sql = f"""
         WITH hits AS (SELECT rowid AS id FROM memory_fts
                       WHERE memory_fts MATCH %s {bound} ORDER BY rowid DESC LIMIT %s)
         SELECT m.id, m.tick, m.kind, m.importance, m.text
-        FROM hits JOIN memory_stream m ON m.id = hits.id ORDER BY m.id DESC"""
+        FROM hits JOIN memory_stream m ON m.id = hits.id WHERE m.agent_id = %s ORDER BY m.id DESC"""
     with connection.cursor() as cur:
         cur.execute(sql, params)
         return [Recalled(i, t, kind, imp, text, overlap(text, terms)) for i, t, kind, imp, text in cur.fetchall()]
