@@ -71,7 +71,8 @@ class DiaryEntryAdmin(ReadOnlyAdmin):
 
 @admin.register(PendingMemoryJob)
 class PendingMemoryJobAdmin(ReadOnlyAdmin):
-    """Compaction and dream jobs queued for the memory worker and not yet done."""
+    """Compaction and dream jobs that committed ticks asked for and that are not yet done: queued for
+    the memory worker, or (not queued) waiting for their run's next process."""
 
-    list_display = ("name", "run", "queued_at")
+    list_display = ("name", "run", "queued", "queued_at")
     list_filter = (run_filter(),)

@@ -1,10 +1,13 @@
 """The memory work that must not hold up a tick: compaction (with era folding) and dreaming.
 
-A tick asks for it (MemoryJob) and, once the tick has committed, the runner either runs it at once
-(the batch runner: `run_inline`) or queues it on the django-q2 "memory" cluster (the worker, or a
-batch run told that a memory worker is running: `queue_jobs`). A queued job is counted in
-`memory_jobs_pending` until it is done. Delivery is at-least-once, so the jobs are idempotent
-(unique constraints decide who wrote first)."""
+A tick asks for it (MemoryJob) and records it, in the tick's own transaction, as a row of
+memory_jobs_pending (`record`). Once the tick has committed, the runner either does it at once (the
+batch runner: `run_inline`) or queues it on the django-q2 "memory" cluster (the worker, or a batch
+run told that a memory worker is running: `queue_jobs`). The row goes when the job is done, so a
+process killed between a tick's commit and its jobs leaves them recorded, and the run's next
+`advance` hands them over before its next tick (`unfinished`): the same memories, summaries and
+calls as a run never interrupted. Delivery is at-least-once, so the jobs are idempotent (unique
+constraints decide who wrote first)."""
 from __future__ import annotations
 
 import logging
@@ -44,10 +47,27 @@ def dreams_job(run_id: int, tick: int, sleepers: list) -> MemoryJob:
     return MemoryJob("dreams", run_id, (run_id, sleepers), f"dreams-{run_id}-{tick}")
 
 
+def record(jobs: list[MemoryJob]) -> None:
+    """Write the jobs' pending rows: called inside the transaction of the tick that asks for them."""
+    PendingMemoryJob.objects.bulk_create([
+        PendingMemoryJob(run_id=job.run_id, name=job.name[:100], job=job.job, args=list(job.args)) for job in jobs
+    ])
+
+
+def unfinished(run_id: int) -> list[MemoryJob]:
+    """The recorded jobs of a run that no memory worker was given and no batch runner finished, in
+    the order their ticks asked for them."""
+    rows = (PendingMemoryJob.objects.filter(run_id=run_id, queued=False).exclude(job="")
+            .order_by("id").values_list("job", "args", "name"))
+    return [MemoryJob(job, run_id, tuple(args), name) for job, args, name in rows]
+
+
 def run_inline(jobs: list[MemoryJob], gateway=None) -> None:
-    """Do the jobs now, in this process, on the run's own gateway (the batch runner's way)."""
+    """Do the jobs now, in this process, on the run's own gateway (the batch runner's way); each
+    one's pending row goes once it is done."""
     for job in jobs:
         JOBS[job.job](*job.args, gateway=gateway)
+        PendingMemoryJob.objects.filter(name=job.name[:100]).delete()
 
 
 def queue_jobs(jobs: list[MemoryJob]) -> None:
@@ -63,7 +83,9 @@ def queue(job: MemoryJob) -> str | None:
         # One transaction: the pending row exists exactly when the task was queued. (Outside one, the
         # ORM broker also closes and reopens the connection per task.)
         with transaction.atomic():
-            PendingMemoryJob.objects.get_or_create(name=job.name[:100], defaults={"run_id": job.run_id})
+            PendingMemoryJob.objects.update_or_create(
+                name=job.name[:100], defaults={"queued": True},
+                create_defaults={"run_id": job.run_id, "job": job.job, "args": list(job.args), "queued": True})
             return async_task("memories.jobs.perform", job.job, job.name[:100], *job.args, cluster="memory",
                               task_name=job.name[:100])
     except Exception:

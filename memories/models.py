@@ -185,11 +185,17 @@ class DiaryEntry(models.Model):
 
 
 class PendingMemoryJob(models.Model):
-    """A memory job (compaction, dreams) queued for the memory cluster and not yet done: what
-    `voyage_status` and run_voyage's `jobs_pending` count. The job deletes its row when it finishes."""
+    """A memory job (compaction, dreams) that a committed tick asked for and that is not yet done:
+    what `voyage_status` and run_voyage's `jobs_pending` count. The row is written in its tick's
+    transaction, marked `queued` once the memory cluster has the job, and deleted when the job
+    finishes; a run that resumes hands over first the jobs its last process never got to
+    (memories.jobs.unfinished)."""
 
     run = models.ForeignKey("voyage.Run", on_delete=models.CASCADE, related_name="+")
     name = models.CharField(max_length=100, unique=True)  # the django-q2 task name
+    job = models.CharField(max_length=20, blank=True)  # a function of memories.jobs ("" on rows older than this field)
+    args = models.JSONField(default=list)
+    queued = models.BooleanField(default=False)
     queued_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -8,6 +8,8 @@ import time
 
 import pytest
 
+from memories import jobs
+from memories.models import Dream, PendingMemoryJob
 from tests.conftest import manage
 from tests.engine_helpers import ShipLog, people_shown
 from voyage.engine.runner import advance, create_run, transcript_sha256
@@ -77,6 +79,43 @@ def test_resuming_in_chunks_equals_one_go():
     assert transcript_sha256(run) == whole
     seqs = list(Event.objects.filter(run=run).order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(len(seqs)))
+
+
+class Killed(Exception):
+    """The process died here."""
+
+
+def test_memory_jobs_a_killed_process_left_are_done_when_the_run_resumes(monkeypatch):
+    """The kill test below, with the kill placed where it is rarest: a tick has committed and its
+    memory jobs have not run. The resumed run does them before its next tick and ends exactly as a
+    run never interrupted: same transcript, dreams and calls, nothing left pending."""
+    edelweiss = Scenario.objects.get(slug="edelweiss")
+
+    def figures(run):
+        dreams = Dream.objects.filter(run=run).order_by("id")
+        calls = LLMCall.objects.filter(run=run).order_by("id")
+        return (transcript_sha256(run), list(dreams.values_list("agent__persona__key", "tick", "identity", "people")),
+                list(calls.values_list("purpose", "tick", "agent__persona__key")))
+
+    reference = create_run(edelweiss, seed=5, target_ticks=40)
+    advance(reference, 40, memory_inline=True)
+    assert Dream.objects.filter(run=reference).exists()
+
+    def dies(*args, **kwargs):
+        raise Killed
+    run = create_run(edelweiss, seed=5, target_ticks=40)
+    with monkeypatch.context() as patch:
+        patch.setitem(jobs.JOBS, "dreams", dies)
+        with pytest.raises(Killed):
+            advance(run, 40, memory_inline=True)
+    run.refresh_from_db()
+    assert 0 < run.tick < 40
+    assert not Dream.objects.filter(run=run).exists()
+    assert list(PendingMemoryJob.objects.filter(run=run).values_list("job", flat=True)) == ["dreams"]
+
+    advance(run, 40, memory_inline=True)
+    assert figures(run) == figures(reference)
+    assert jobs.pending(run.pk) == 0
 
 
 def _tick_of(db, run_id):

@@ -9,7 +9,7 @@ from typing import Callable
 
 from django.db import transaction
 
-from memories.jobs import pending, queue_jobs, run_inline
+from memories.jobs import pending, queue_jobs, run_inline, unfinished
 from memories.models import DiaryEntry, Dream, Memory, MemorySummary
 from voyage.engine.budget import Budget
 from voyage.engine.tick import run_tick
@@ -51,13 +51,17 @@ def advance(run: Run, until_tick: int, gateway: Gateway | None = None,
     committed, and runs again on resume once the profile is fixed).
 
     Memory jobs (compaction, dreams) go to the memory cluster, or with `memory_inline` are done
-    right after each tick's commit, on this run's gateway, before the next tick starts."""
+    right after each tick's commit, on this run's gateway, before the next tick starts. Jobs that a
+    committed tick asked for and no process finished or queued (it was killed in between) are handed
+    over first."""
     gateway = gateway or gateway_for(run)
     memory = (lambda jobs: run_inline(jobs, gateway)) if memory_inline else queue_jobs
     world = RunWorld(run)
     budget = Budget(run)
     due = due_ticks(run)  # interventions waiting for a tick (voyage/instruments/interventions.py)
     try:
+        if leftover := unfinished(run.pk):  # a killed process committed a tick but not its memory jobs
+            memory(leftover)
         while run.tick < until_tick:
             if run.tick in due:
                 apply_due(run)

@@ -6,7 +6,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from memories.importance import importance_of
-from memories.jobs import MemoryJob, queue_jobs
+from memories.jobs import MemoryJob, queue_jobs, record
 from memories.models import Memory, TrustEntry, TrustHistory
 from voyage.engine.world import HotLine, RunWorld
 from voyage.gateway.base import ModelAnswer, ModelRequest
@@ -108,6 +108,7 @@ class TickWriter:
                 TrustHistory.objects.bulk_create([row for _, row in self.history])
             if self.dirty:
                 update_rows(AgentState, [self.world.agents[i] for i in sorted(self.dirty)], AGENT_FIELDS)
+            record(self.memory_jobs)  # done or queued below; a resumed run finishes what a crash left
         run.tick = new_tick
         for line in self.hot_lines:  # the hot windows keep ids, not the tick's row objects (a world's worth of them)
             line.row_id, line.row = line.row.pk, None
