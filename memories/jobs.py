@@ -80,8 +80,8 @@ def queue(job: MemoryJob) -> str | None:
     whose tick is already safe. A lost compaction is queued again as rows grow; a lost dream is
     only a night without one."""
     try:
-        # One transaction: the pending row exists exactly when the task was queued. (Outside one, the
-        # ORM broker also closes and reopens the connection per task.)
+        # One transaction: the pending row says `queued` exactly when the task was queued. (Outside
+        # one, the ORM broker also closes and reopens the connection per task.)
         with transaction.atomic():
             PendingMemoryJob.objects.update_or_create(
                 name=job.name[:100], defaults={"queued": True},
