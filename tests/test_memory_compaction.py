@@ -8,7 +8,7 @@ from django_q.tasks import _sync as run_package
 
 from memories.compaction import check_before_action, compact, fold_eras
 from memories.identity import identity_text
-from memories.models import Memory, MemorySummary
+from memories.models import Memory, MemorySummary, PendingMemoryJob
 from memories.thresholds import HARD, SOFT, SUMMARY_BUDGET_COUNT
 from tests.memory_helpers import jobs_inline, new_run, plant, world_and_writer
 from voyage.engine.runner import advance
@@ -51,6 +51,33 @@ def test_199_older_rows_queue_nothing_and_200_queue_a_job_on_the_orm_broker():
     ids = list(Memory.objects.filter(agent_id=agent.id).order_by("id").values_list("id", flat=True))
     assert (summary.first_row, summary.last_row) == (ids[0], ids[199])  # the newest 50 (hot) stay out
     assert Memory.objects.filter(agent_id=agent.id).count() == 200 + run.hot_memory_limit  # nothing deleted
+
+
+def test_a_job_whose_process_died_before_queueing_it_is_queued_when_the_run_goes_on():
+    """The worker's way: a tick commits, its process dies before the job reaches the broker. The
+    job's row, written with the tick, waits unqueued; the run's next chunk (advance) queues it."""
+    OrmQ.objects.filter(key="memory").delete()
+    run = new_run()
+    agent = _agent_with_rows(run, 200)
+    world, w = world_and_writer(run)
+    with jobs_inline(False):
+        assert check_before_action(world, w, world.agents[agent.id], OfflineModel(seed=1)) == SOFT
+
+        def dies(jobs):
+            raise SystemExit
+        with pytest.raises(SystemExit):
+            w.commit(run.tick + 1, dies)
+        [row] = PendingMemoryJob.objects.filter(run=run)
+        assert (row.job, row.queued) == ("compact_agent", False) and get_broker("memory").queue_size() == 0
+
+        advance(run, run.tick)  # no tick to run: only what the dead process left
+    row.refresh_from_db()
+    assert row.queued and get_broker("memory").queue_size() == 1
+    [(receipt, package)] = get_broker("memory").dequeue()
+    with jobs_inline():
+        run_package(package)
+    assert MemorySummary.objects.filter(agent_id=agent.id).count() == 1
+    assert not PendingMemoryJob.objects.filter(run=run).exists()
 
 
 def test_characters_reach_the_soft_threshold_exactly():
