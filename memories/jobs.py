@@ -77,8 +77,8 @@ def queue_jobs(jobs: list[MemoryJob]) -> None:
 
 def queue(job: MemoryJob) -> str | None:
     """Called after a tick has committed: a broker that cannot take the job must not fail a run
-    whose tick is already safe. A lost compaction is queued again as rows grow; a lost dream is
-    only a night without one."""
+    whose tick is already safe. A job the broker would not take keeps its pending row unqueued,
+    and the run's next `advance` hands it over again (`unfinished`)."""
     try:
         # One transaction: the pending row says `queued` exactly when the task was queued. (Outside
         # one, the ORM broker also closes and reopens the connection per task.)
