@@ -192,3 +192,25 @@ def test_on_an_endpoint_the_calls_go_out_together_with_the_schema(run, monkeypat
     reasons = set(survey.answers.values_list("missing_reason", flat=True))
     assert reasons == {"the answer holds no JSON object"}
     assert set(survey.answers.values_list("value", flat=True)) == {None}
+
+
+def test_a_saved_questionnaire_is_checked_whole_and_asked_from_the_runs_page(run):
+    from django.contrib.auth.models import User
+    from django.core.exceptions import ValidationError
+    from django.test import Client
+
+    from voyage.instruments.models import Questionnaire
+
+    broken = Questionnaire(name="broken", text="title: T\nitems:\n  - {id: a, text: A?, kind: rate}\n")
+    with pytest.raises(ValidationError, match=r"line 3: items\[0\] \(a\).kind: must be one of"):
+        broken.full_clean()
+    saved = Questionnaire.objects.create(name="house", text=EXAMPLE)
+    staff = User.objects.create_user("surveyor", password="pw", is_staff=True)
+    client = Client()
+    client.force_login(staff)
+    response = client.post(f"/runs/{run.pk}/surveys/new/", {"saved": saved.pk, "tick": "15"})
+    survey = Survey.objects.filter(run=run).order_by("-id").first()
+    assert response.status_code == 302 and response["Location"] == f"/runs/{run.pk}/surveys/{survey.pk}/"
+    assert (survey.tick, survey.title, survey.made_by) == (15, "Life in the house", "surveyor")
+    both = client.post(f"/runs/{run.pk}/surveys/new/", {"saved": saved.pk, "text": EXAMPLE}, follow=True)
+    assert "not both" in both.content.decode() and Survey.objects.filter(run=run).order_by("-id").first() == survey
