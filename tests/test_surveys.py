@@ -214,3 +214,11 @@ def test_a_saved_questionnaire_is_checked_whole_and_asked_from_the_runs_page(run
     assert (survey.tick, survey.title, survey.made_by) == (15, "Life in the house", "surveyor")
     both = client.post(f"/runs/{run.pk}/surveys/new/", {"saved": saved.pk, "text": EXAMPLE}, follow=True)
     assert "not both" in both.content.decode() and Survey.objects.filter(run=run).order_by("-id").first() == survey
+
+
+def test_the_benchmark_surveys_every_agent_with_ten_items():
+    from voyage.bench.survey import inner
+
+    figures = inner(3, 1)
+    assert (figures["agents"], figures["items"], figures["answers"], figures["missing"]) == (33, 10, 330, 0)
+    assert figures["cpu_s"] > 0 and figures["bench"] == "survey"
