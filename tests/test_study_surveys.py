@@ -110,3 +110,22 @@ def test_the_same_item_twice_at_one_tick_is_refused(questionnaire):
     with pytest.raises(CommandError, match="item days, leader, safe, wish, worries is asked twice at tick 5"):
         create("twice", "--survey", f"{questionnaire}@5", "--survey", f"{questionnaire}@5")
     assert not Study.objects.filter(name="twice").exists()
+
+
+def test_a_study_made_in_the_admin_takes_saved_questionnaires(client):
+    from django.contrib.auth.models import User
+
+    from voyage.instruments.models import Questionnaire
+
+    client.force_login(User.objects.create_superuser("boss", password="x"))
+    Questionnaire.objects.create(name="house", text=EXAMPLE)
+    form = {"name": "admin polled", "scenario": "edelweiss", "ticks": str(TICKS), "days": "", "budget_cost": "",
+            "axes": "seeds=1", "shared": "", "parallel": "", "surveys": f"house@{N}\nhouse@{TICKS}"}
+    refused = client.post("/admin/studies/study/add/", {**form, "surveys": "garden@5"})
+    assert refused.status_code == 200 and "there is no saved questionnaire &#x27;garden&#x27;" in refused.content.decode()
+    assert not Study.objects.exists()
+    made = client.post("/admin/studies/study/add/", form)
+    assert made.status_code == 302, made.content.decode()[:2000]
+    study = Study.objects.get(name="admin polled")
+    assert [(s["tick"], s["questionnaire"]["title"]) for s in study.surveys] == [(N, "Life in the house"),
+                                                                                 (TICKS, "Life in the house")]

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import log_in
 from tests.browser.hostile_openai import PAYLOADS, TITLE_PAYLOAD
-from voyage.fleet import manage
+from voyage.fleet import manage, wait_for
 
 EARLIER = 12
 QUESTIONNAIRE = """title: Life aboard
@@ -90,3 +90,53 @@ def test_survey_pages_are_for_staff_only(page, site, small_run, tmp_path):
     assert page.goto(f"/runs/{small_run}/surveys/{survey_id}/").status == 403
     assert page.request.get(f"/runs/{small_run}/surveys/{survey_id}/answers.csv").status == 403
     assert page.request.post(f"/runs/{small_run}/surveys/new/", form={"text": QUESTIONNAIRE}).status == 403
+
+
+def test_a_study_made_in_the_admin_surveys_its_arms_on_the_worker_and_compares_the_items(site, worker, staff_page,
+                                                                                        page_watch):
+    page = staff_page
+    # A questionnaire saved in the admin; a broken one first, refused naming its item and key.
+    page.goto("/admin/instruments/questionnaire/add/")
+    page.locator("input[name=name]").fill("aboard")
+    page.locator("textarea[name=text]").fill("title: T\nitems:\n  - {id: a, text: A?, kind: rating}\n")
+    page.locator("input[name=_save]").click()
+    expect(page.locator(".errorlist")).to_contain_text("line 3: items[0] (a).kind: must be one of")
+    page.locator("textarea[name=text]").fill(QUESTIONNAIRE)
+    page.locator("input[name=_save]").click()
+    expect(page.locator("ul.messagelist")).to_contain_text("aboard")
+    # A study over an intervention, surveyed at the fork tick and at the end.
+    page.goto("/admin/studies/study/add/")
+    page.locator("input[name=name]").fill("surveyed lamp")
+    page.locator("select[name=scenario]").select_option("edelweiss")
+    page.locator("input[name=ticks]").fill("20")
+    page.locator("textarea[name=axes]").fill("intervention=none,lamp")
+    page.locator("textarea[name=interventions]").fill(
+        'lamp={"kind": "object_place", "tick": 10, "name": "Brass lamp", "room": "east_corridor", "text": "It hums."}')
+    page.locator("textarea[name=surveys]").fill("aboard@10\naboard@20")
+    page.locator("input[name=_save]").click()
+    expect(page.locator("ul.messagelist")).to_contain_text("3 runs made")
+    [(study_id,)] = site.query("SELECT id FROM studies_study WHERE name = 'surveyed lamp'")
+    arms = [r for (r,) in site.query("SELECT run_id FROM studies_studyrun WHERE study_id = %s AND NOT is_base "
+                                      "ORDER BY position", (study_id,))]
+    wait_for(lambda: site.query("SELECT count(*) FROM surveys WHERE made_by = 'study surveyed lamp'")[0][0] == 4,
+             240, interval=0.5, what="the worker to finish the arms and survey each at ticks 10 and 20")
+    surveyed = site.query("SELECT run_id, tick FROM surveys WHERE made_by = 'study surveyed lamp' ORDER BY run_id, tick")
+    assert surveyed == [(run, tick) for run in sorted(arms) for tick in (10, 20)]
+    page.goto(f"/studies/{study_id}/")
+    expect(page.locator("#study-state")).to_have_text("finished", timeout=60_000)
+    measures = page.locator("#measures tbody th")
+    for name in ("survey_t10_safe_mean", "survey_t20_safe_mean", "survey_t20_safe_missing", "survey_t20_wish_missing"):
+        expect(measures.filter(has_text=name)).to_have_count(1)
+    expect(page.locator("#measures thead th.cell")).to_have_text(["intervention=none", "intervention=lamp"])
+    # Each arm's mean is the mean of its agents' answers, as stored.
+    row = page.locator("#measures tbody tr", has=page.locator("th", has_text="survey_t20_safe_mean"))
+    for i, run in enumerate(arms):
+        values = [int(v) for (v,) in site.query(
+            "SELECT a.value FROM survey_answers a JOIN surveys s ON s.id = a.survey_id "
+            "WHERE s.run_id = %s AND s.tick = 20 AND a.item = 'safe'", (run,))]
+        mean = sum(values) / len(values)
+        expect(row.locator("td").nth(i)).to_have_text(f"{mean:.4g}")
+    page.select_option("select[name=measure]", "survey_t20_safe_mean")
+    page.get_by_role("button", name="Draw").click()
+    expect(page.locator("#chart svg title").first).to_have_text("survey_t20_safe_mean by day")
+    assert not page_watch.page_errors and not page_watch.dialogs

@@ -25,19 +25,33 @@ class StudySurveyError(ValueError):
     """A --survey that cannot be used; the message names it."""
 
 
-def parse_survey(spec: str, read=None) -> dict:
-    """FILE@TICK -> {"tick": T, "questionnaire": its form}; `read(path)` gives the file's text."""
+def parse_survey(spec: str, saved: bool = False) -> dict:
+    """FILE@TICK (or, `saved`, NAME@TICK: a questionnaire saved in the admin) -> {"tick": T,
+    "questionnaire": its form}."""
     path, sep, tick = spec.rpartition("@")
-    if not sep or not path or not tick.strip().isdigit():
-        raise StudySurveyError(f"--survey {spec!r}: write FILE@TICK (e.g. house.yaml@480)")
-    try:
-        text = read(path) if read else open(path, encoding="utf-8").read()
-    except OSError as exc:
-        raise StudySurveyError(f"--survey {spec!r}: cannot read {path} ({exc.strerror or exc})") from None
+    flag, what = ("survey", "NAME@TICK (a saved questionnaire's name)") if saved else ("--survey", "FILE@TICK")
+    if not sep or not path.strip() or not tick.strip().isdigit():
+        raise StudySurveyError(f"{flag} {spec!r}: write {what}, e.g. house@480")
+    path = path.strip()
+    if saved:
+        from voyage.instruments.models import Questionnaire
+
+        found = Questionnaire.objects.filter(name=path).first()
+        if found is None:
+            known = ", ".join(Questionnaire.objects.values_list("name", flat=True)[:20]) or "none"
+            raise StudySurveyError(f"survey {spec!r}: there is no saved questionnaire {path!r} (saved: {known})")
+        text = found.text
+    else:
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise StudySurveyError(f"--survey {spec!r}: cannot read {path} ({getattr(exc, 'strerror', None) or exc})") \
+                from None
     try:
         questionnaire = read_questionnaire(text)
     except QuestionnaireError as exc:
-        raise StudySurveyError(f"--survey {path}: " + "; ".join(exc.problems)) from None
+        raise StudySurveyError(f"{flag} {path}: " + "; ".join(exc.problems)) from None
     return {"tick": int(tick), "questionnaire": questionnaire.as_dict()}
 
 
