@@ -11,10 +11,11 @@ The parser never guesses: an answer outside its item's kind is recorded as missi
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 
 from voyage.gateway.json_extract import parse_json_object
-from voyage.instruments.questionnaire import CHOICE, CHOICES, NUMBER, SCALE, TEXT, Item, Questionnaire
+from voyage.instruments.questionnaire import CHOICE, CHOICES, NUMBER, SCALE, Item, Questionnaire
 
 MAX_TEXT_ANSWER = 2_000
 
@@ -49,7 +50,8 @@ class Parsed:
 def check_item(item: Item, value) -> tuple[object, str]:
     """(the answer, "") if it fits the item's kind, else (None, why not)."""
     if item.kind == SCALE:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                or value != int(value):
             return None, f"not a whole number on the scale: {_show(value)}"
         if not item.low <= value <= item.high:
             return None, f"{_show(value)} is off the scale {item.low}-{item.high}"
@@ -68,7 +70,7 @@ def check_item(item: Item, value) -> tuple[object, str]:
             return None, "an option is chosen twice"
         return [o for o in item.options if o in value], ""  # the questionnaire's order
     if item.kind == NUMBER:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             return None, f"not a number: {_show(value)}"
         if not item.low <= value <= item.high:
             return None, f"{_show(value)} is outside the range {item.low}-{item.high}"
