@@ -9,9 +9,12 @@ import statistics
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import IntegrityError, transaction
 
 from tests.test_questionnaire import EXAMPLE
 from voyage.instruments.models import Survey, SurveyAnswer
+from voyage.instruments.questionnaire import from_dict
+from voyage.instruments.surveys import take_survey
 from voyage.models import LLMCall
 from voyage.studies.models import Study
 from voyage.studies.survey_measures import PREFIX
@@ -71,9 +74,13 @@ def test_each_run_is_surveyed_at_each_tick_and_the_items_are_measures(questionna
         calls = LLMCall.objects.filter(run_id=int(row["run_id"]))
         assert calls.filter(purpose="survey").exists()
         assert int(row["calls"]) == calls.exclude(purpose="survey").count()
-    # Asked again, nothing is asked twice.
+    # Asked again, nothing is asked twice; a second worker racing the first could not store it twice.
     call_command("study", "results", "polled", "-o", str(results), stderr=io.StringIO())
     assert Survey.objects.filter(run__in=arms).count() == 4
+    with pytest.raises(IntegrityError), transaction.atomic():
+        take_survey(arms[0], from_dict(study.surveys[0]["questionnaire"]), N, made_by="study polled")
+    assert Survey.objects.filter(run__in=arms).count() == 4
+    assert take_survey(arms[0], from_dict(study.surveys[0]["questionnaire"]), N).made_by == "manage.py"  # by hand: again
 
 
 def test_a_missing_answer_counts_in_the_share_missing(questionnaire, tmp_path):

@@ -117,6 +117,9 @@ class Survey(models.Model):
         db_table = "surveys"
         ordering = ["-id"]
         indexes = [models.Index(fields=["run", "tick", "digest"], name="survey_lookup")]
+        # A study asks each of its runs each of its surveys once, whichever worker gets there first.
+        constraints = [models.UniqueConstraint(fields=["run", "tick", "digest"], condition=models.Q(
+            made_by__startswith="study "), name="survey_once_per_study_run")]
 
     def __str__(self):
         return f"{self.title} at tick {self.tick} (run {self.run_id})"

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import logging
 
+from django.db import IntegrityError
+
 from voyage.instruments.models import Survey
 from voyage.instruments.questionnaire import QuestionnaireError, from_dict, read_questionnaire
 from voyage.instruments.surveys import SurveyError, digest, take_survey
@@ -92,6 +94,8 @@ def take_due(study: Study) -> int:
             try:
                 take_survey(member.run, q, spec["tick"], made_by=MADE_BY.format(name=study.name))
                 taken += 1
+            except IntegrityError:  # another worker took it meanwhile (survey_once_per_study_run)
+                continue
             except SurveyError as exc:
                 log.warning("study %s: run %s not surveyed at tick %s: %s", study.pk, member.run_id, spec["tick"], exc)
     return taken
