@@ -47,8 +47,8 @@ def every_get_path(run) -> list[str]:
         if "get" not in methods:
             continue
         names = re.findall(r"{(\w+)}", path)
-        if "study_id" in names:
-            continue  # a study's pages carry measures, not a run's rows or its profile
+        if "study_id" in names or "survey_id" in names:
+            continue  # a study's pages carry measures, not a run's rows or its profile; the run has no survey
         for table in (TABLES if "name" in names else [None]):
             paths.append(path.format(**values, **({"name": table} if table else {})))
     return paths
@@ -66,7 +66,7 @@ def test_no_fixture_table_or_api_response_contains_the_key(keyed_run, tmp_path):
     _, token = staff_with_token()
     client = Client(headers={"X-API-Key": token})
     paths = every_get_path(keyed_run)
-    assert len(paths) == 16 + len(TABLES)  # every GET operation (studies, interviews, interventions), each table
+    assert len(paths) == 17 + len(TABLES)  # every GET operation (studies, interviews, interventions, surveys), each table
     for path in paths:
         response = client.get(path, {"q": "good day"} if path.endswith("/search") else {})
         assert response.status_code == 200, path

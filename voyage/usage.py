@@ -42,11 +42,11 @@ def run_totals(run) -> dict:
 
 
 def simulation_totals(run) -> dict:
-    """The run's own calls: its interviews left out (what its budget counts, so asking an agent a
-    question never pauses the run sooner)."""
-    from voyage.gateway.base import INTERVIEW
+    """The run's own calls: its interviews and surveys left out (what its budget counts, so asking an
+    agent a question never pauses the run sooner)."""
+    from voyage.gateway.base import INSTRUMENT_PURPOSES
 
-    return _clean(LLMCall.objects.filter(run=run).exclude(purpose=INTERVIEW).aggregate(**TOTALS))
+    return _clean(LLMCall.objects.filter(run=run).exclude(purpose__in=INSTRUMENT_PURPOSES).aggregate(**TOTALS))
 
 
 SUMMARY = ("tokens", "reasoning_tokens", "cached_tokens", "cost", "retries", "no_answer", "skipped")

@@ -34,3 +34,7 @@ api.add_router("", studies_router)
 from voyage.instruments.api import router as instruments_router  # noqa: E402  (interviews)
 
 api.add_router("", instruments_router)
+
+from voyage.instruments.survey_api import router as surveys_router  # noqa: E402  (surveys)
+
+api.add_router("", surveys_router)

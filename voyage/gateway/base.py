@@ -20,7 +20,9 @@ DREAM = "dream"
 DIARY = "diary"
 IMPORTANCE = "importance"
 INTERVIEW = "interview"  # staff asking an agent a question (voyage/instruments): never part of the run
-PURPOSES = (ACTION, REFLECTION, TRUST, COMPACTION, ERA, BULLETIN, DREAM, DIARY, IMPORTANCE, INTERVIEW)
+SURVEY = "survey"  # an agent answering a questionnaire (voyage/instruments/surveys.py): never part of the run
+PURPOSES = (ACTION, REFLECTION, TRUST, COMPACTION, ERA, BULLETIN, DREAM, DIARY, IMPORTANCE, INTERVIEW, SURVEY)
+INSTRUMENT_PURPOSES = (INTERVIEW, SURVEY)  # asked of the run from outside: no budget, no replay, no transcript
 REASONING_DEFAULTS = {ACTION: False, TRUST: True, COMPACTION: True, ERA: True, DREAM: True}
 
 

@@ -8,6 +8,7 @@ import random
 
 from voyage.gateway.hints import RowsHints, TrustHints
 from voyage.gateway.offline_interview import interview
+from voyage.gateway.offline_survey import survey
 from world.time import sim_clock, time_of_day
 
 # Words that make the trust writer think worse of someone; the scenario's phrasebook adds its own
@@ -93,4 +94,4 @@ def importance(rng: random.Random, h: RowsHints) -> str:
 
 
 WRITERS = {"compaction": compaction, "era": era, "dream": dream, "diary": diary, "trust": trust,
-           "importance": importance, "interview": interview}
+           "importance": importance, "interview": interview, "survey": survey}

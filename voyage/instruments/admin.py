@@ -7,7 +7,7 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 
 from voyage.instruments.interventions import InterventionError, check, intervene
-from voyage.instruments.models import Intervention, Interview
+from voyage.instruments.models import Intervention, Interview, Questionnaire, Survey
 
 
 class InterventionForm(forms.ModelForm):
@@ -69,4 +69,27 @@ class InterviewAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Questionnaire)
+class QuestionnaireAdmin(admin.ModelAdmin):
+    """Saved questionnaires (YAML, checked whole on save: each problem names its line, item and key);
+    the run's surveys page offers them."""
+
+    list_display = ("name", "created_at")
+    search_fields = ("name", "text")
+
+
+@admin.register(Survey)
+class SurveyAdmin(admin.ModelAdmin):
+    list_display = ("id", "run", "tick", "title", "agents", "scripted", "made_by", "asked_at")
+    readonly_fields = ("run", "tick", "title", "questionnaire", "digest", "agents", "scripted", "asked_by", "made_by",
+                       "asked_at")
+    search_fields = ("title",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
         return False

@@ -17,13 +17,15 @@ TRUST_HEADER = "The people you know, and what you make of them:"
 QUESTION_HEADER = "They ask you:"
 
 
-def interview_messages(mind: MindAt, identity: str, question: str, rungs) -> list[dict]:
+def interview_messages(mind: MindAt, identity: str, question: str, rungs, *, instruction: str = INSTRUCTION,
+                       header: str = QUESTION_HEADER) -> list[dict]:
+    """`instruction` and `header` let a survey put its questionnaire where the question goes."""
     system = [identity]
     if mind.summaries:
         system.append(SUMMARIES_HEADER + "\n" + "\n".join(f"- {s}" for s in mind.summaries))
     if mind.dream:
         system.append(DREAM_HEADER + "\n" + mind.dream)
-    system.append(INSTRUCTION)
+    system.append(instruction)
     clock = sim_clock(mind.tick) if knows(rungs, mind.rung, SETTING) else part_of_day(mind.tick)
     user = [f"It is {clock}. You are in the {mind.room_name}."]
     if mind.trust:
@@ -34,5 +36,5 @@ def interview_messages(mind: MindAt, identity: str, question: str, rungs) -> lis
                                                      for r in mind.recalled))
     lines = [f"[{time_of_day(r.tick)}] {r.text}" for r in reversed(mind.rows)]
     user.append(HOT_HEADER + "\n" + ("\n".join(lines) if lines else "(none)"))
-    user.append(QUESTION_HEADER + "\n" + question)
+    user.append(header + "\n" + question)
     return [{"role": "system", "content": "\n\n".join(system)}, {"role": "user", "content": "\n\n".join(user)}]

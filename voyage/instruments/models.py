@@ -67,3 +67,78 @@ class Intervention(models.Model):
 
     def __str__(self):
         return f"tick {self.tick}: {self.get_kind_display()}: {self.text[:60]}"
+
+
+class Questionnaire(models.Model):
+    """A questionnaire kept for reuse (the survey form and the admin offer it): its YAML, checked
+    whole by voyage.instruments.questionnaire when saved."""
+
+    name = models.CharField(max_length=120, unique=True)
+    text = models.TextField(help_text="YAML: a title and items (id, text, kind: scale, choice, choices, number, "
+                                      "text; scale {min, max, min_label, max_label}, options, range {min, max})")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "questionnaires"
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+    def clean(self):
+        from django.core.exceptions import ValidationError
+
+        from voyage.instruments.questionnaire import QuestionnaireError, read_questionnaire
+
+        try:
+            read_questionnaire(self.text)
+        except QuestionnaireError as exc:
+            raise ValidationError({"text": exc.problems}) from None
+
+
+class Survey(models.Model):
+    """One questionnaire put to a run's living agents (or some of them) as they stood at a tick. Like
+    an interview, not part of the run: each agent's answer is a model call of purpose `survey`."""
+
+    run = models.ForeignKey("voyage.Run", on_delete=models.CASCADE, related_name="surveys")
+    tick = models.IntegerField(help_text="the agents were asked as they stood at this tick")
+    title = models.CharField(max_length=200)
+    questionnaire = models.JSONField(help_text="the questionnaire as asked (title and items)")
+    digest = models.CharField(max_length=64, help_text="SHA-256 of the questionnaire: the same one asked again")
+    agents = models.PositiveIntegerField(default=0, help_text="how many agents were asked")
+    scripted = models.BooleanField(default=False, help_text="answered by the offline scripted policy, not a "
+                                                            "language model")
+    asked_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+")
+    made_by = models.CharField(max_length=150, help_text="who asked (a user name, manage.py, or a study)")
+    asked_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "surveys"
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["run", "tick", "digest"], name="survey_lookup")]
+        # A study asks each of its runs each of its surveys once, whichever worker gets there first.
+        constraints = [models.UniqueConstraint(fields=["run", "tick", "digest"], condition=models.Q(
+            made_by__startswith="study "), name="survey_once_per_study_run")]
+
+    def __str__(self):
+        return f"{self.title} at tick {self.tick} (run {self.run_id})"
+
+
+class SurveyAnswer(models.Model):
+    """One agent's answer to one item; `value` is null when it is missing, and `missing_reason` says
+    why (the model gave none, or an answer outside the item's kind: never guessed)."""
+
+    survey = models.ForeignKey(Survey, on_delete=models.CASCADE, related_name="answers")
+    agent = models.ForeignKey("world.AgentState", on_delete=models.CASCADE, related_name="+")
+    rung = models.PositiveSmallIntegerField(help_text="its rung at the survey's tick")
+    item = models.CharField(max_length=40)
+    kind = models.CharField(max_length=8)
+    value = models.JSONField(null=True, blank=True)
+    missing_reason = models.TextField(blank=True, default="")
+    call = models.ForeignKey("voyage.LLMCall", on_delete=models.CASCADE, related_name="+",
+                             help_text="the agent's model call (purpose survey), shared by its items")
+
+    class Meta:
+        db_table = "survey_answers"
+        ordering = ["survey", "id"]

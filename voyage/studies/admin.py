@@ -14,6 +14,7 @@ from voyage.studies.arms import ArmError, parse_spec
 from voyage.studies.config import StudyError, StudyPlan, create_study
 from voyage.studies.grid import GridError, parse_vary
 from voyage.studies.models import Study, StudyRun
+from voyage.studies.study_surveys import StudySurveyError, parse_survey
 from world.models import Scenario
 from world.time import TICKS_PER_DAY
 
@@ -40,6 +41,11 @@ class StudyCreateForm(forms.ModelForm):
                   "NAME:room_event@TICK:ROOM:TEXT, NAME:memory@TICK:AGENT:TEXT, or NAME={JSON} with the API's fields "
                   '(e.g. lamp={"kind": "object_place", "tick": 120, "name": "Brass lamp", "room": "salon", '
                   '"text": "It hums."}); the arms are forks of one base run, made at the earliest tick')
+    surveys = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), required=False,
+        help_text="questionnaires put to every run as it stood at a tick, once it has finished, one a line: "
+                  "NAME@TICK with the name of a saved questionnaire (Instruments › Questionnaires); its items "
+                  "become measures (docs/surveys.md)")
     parallel = forms.IntegerField(required=False, min_value=1,
                                   help_text="runs on the worker at once (default: all; 1 with a budget)")
     start = forms.BooleanField(required=False, initial=True, help_text="queue the runs on the worker now")
@@ -71,9 +77,10 @@ class StudyCreateForm(forms.ModelForm):
             plan = StudyPlan(name=data["name"], scenario=data["scenario"].slug, target_ticks=ticks,
                              axes=parse_vary(lines(data.get("axes", ""))), base=shared,
                              budget_cost=data.get("budget_cost"), parallel=data.get("parallel"),
-                             interventions=interventions)
+                             interventions=interventions,
+                             surveys=[parse_survey(line, saved=True) for line in lines(data.get("surveys", ""))])
             self.study = create_study(plan)
-        except (StudyError, GridError, ArmError) as exc:
+        except (StudyError, GridError, ArmError, StudySurveyError) as exc:
             raise forms.ValidationError(str(exc)) from None
         return data
 
@@ -119,8 +126,8 @@ class StudyAdmin(admin.ModelAdmin):
     search_fields = ["name"]
     inlines = [StudyRunInline]
     actions = ["start_on_worker"]
-    readonly_fields = ["name", "scenario", "target_ticks", "axes", "base", "interventions", "fork_tick", "budget_cost",
-                       "parallel", "state", "stop_reason", "created_at", "page"]
+    readonly_fields = ["name", "scenario", "target_ticks", "axes", "base", "interventions", "surveys", "fork_tick",
+                       "budget_cost", "parallel", "state", "stop_reason", "created_at", "page"]
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(
@@ -137,7 +144,7 @@ class StudyAdmin(admin.ModelAdmin):
     def get_fieldsets(self, request, obj=None):
         if obj is None:
             return [(None, {"fields": ["name", "scenario", "days", "ticks", "axes", "shared", "interventions",
-                                       "budget_cost", "parallel", "start"]})]
+                                       "surveys", "budget_cost", "parallel", "start"]})]
         return super().get_fieldsets(request, obj)
 
     def get_readonly_fields(self, request, obj=None):

@@ -18,6 +18,7 @@ from voyage.runconfig import PARAMETERS, configure_run
 from voyage.studies.arms import INTERVENTION, NO_INTERVENTION, ArmError, base_key, check_axis, fork_tick
 from voyage.studies.grid import PROFILE, SEED, GridError, cell_label, expand, with_seed
 from voyage.studies.models import Study, StudyRun
+from voyage.studies.study_surveys import StudySurveyError, check_surveys
 from world.models import Scenario
 
 OFFLINE = "offline"  # the profile axis value for the offline scripted policy (when no profile has that name)
@@ -45,6 +46,8 @@ class StudyPlan:
     # The "intervention" axis's values besides "none": name -> intervene()'s arguments (kind, tick, text,
     # room or agent...), checked by voyage.studies.arms and scheduled in each run of that arm.
     interventions: dict[str, dict] = field(default_factory=dict)
+    # Questionnaires put to every run at a tick (voyage.studies.study_surveys.parse_survey's form).
+    surveys: list[dict] = field(default_factory=list)
 
 
 def create_study(plan: StudyPlan) -> Study:
@@ -76,6 +79,10 @@ def create_study(plan: StudyPlan) -> Study:
     if unknown:
         raise StudyError(f"{', '.join(unknown)}: not a run parameter; vary or set profile or one of "
                          f"{', '.join(SETTABLE)}")
+    try:
+        surveys = check_surveys(plan.surveys, plan.target_ticks)
+    except StudySurveyError as exc:
+        raise StudyError(str(exc)) from None
     split = fork_tick(specs) if specs else None
     runs = len(cells) + (len({base_key(c.as_dict()) for c in cells}) if specs else 0)
     parallel = plan.parallel if plan.parallel is not None else (1 if budget is not None else runs)
@@ -86,7 +93,7 @@ def create_study(plan: StudyPlan) -> Study:
         with transaction.atomic():
             study = Study.objects.create(name=name, scenario=scenario, target_ticks=plan.target_ticks, base=base,
                                          axes=axes, budget_cost=budget, parallel=parallel, interventions=specs,
-                                         fork_tick=split)
+                                         fork_tick=split, surveys=surveys)
             made.study = study
             for cell in cells:
                 values = cell.as_dict()

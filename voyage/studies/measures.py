@@ -169,6 +169,17 @@ def wall_s(t: Tables, run: RunInfo, day: int) -> float | None:
     return round((run.last_tick_at - run.started_at).total_seconds(), 3)
 
 
+# --- surveys ---------------------------------------------------------------------------------
+@measure("survey", "the study's surveys (--survey FILE@TICK), per item of the survey at tick T: t<T>_<item>_mean "
+                   "(scales, numbers), t<T>_<item>_<option> (share of the answers choosing it), t<T>_<item>_missing "
+                   "(share of the agents asked with no valid answer); empty until the run has finished and been "
+                   "surveyed", per="run")
+def survey(t: Tables, run: RunInfo, day: int) -> dict:
+    from voyage.studies.survey_measures import survey_values  # the instruments' tables, read only here
+
+    return survey_values(t, run.id)
+
+
 # --- evaluating ------------------------------------------------------------------------------
 def evaluate(run_ids, measures: dict[str, Measure] | None = None) -> list[dict]:
     """One row per (run, day) of every run that has ticked: run_id, day, then each measure's

@@ -26,6 +26,8 @@ class Study(models.Model):
                                      'besides "none": name -> the intervention (kind, tick, room or agent, text...)')
     fork_tick = models.PositiveIntegerField(null=True, blank=True, help_text="with an intervention axis: the tick "
                                             "at which each base run is forked into its arms")
+    surveys = models.JSONField(default=list, blank=True, help_text='questionnaires put to every run at a tick: '
+                               '[{"tick": T, "questionnaire": {title, items}}] (voyage/studies/study_surveys.py)')
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

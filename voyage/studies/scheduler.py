@@ -116,9 +116,23 @@ def start(study: Study) -> list[int]:
 
 
 def pump() -> dict:
-    """The per-minute schedule: every running study gets its next runs started."""
-    return {study_id: start_next(study_id)
-            for study_id in Study.objects.filter(state=Study.RUNNING).values_list("pk", flat=True)}
+    """The per-minute schedule: every running study gets its next runs started (and its finished
+    runs the surveys they lack)."""
+    started = {}
+    for study_id in Study.objects.filter(state=Study.RUNNING).values_list("pk", flat=True):
+        started[study_id] = start_next(study_id)
+        _survey(study_id)
+    return started
+
+
+def _survey(study_id: int) -> None:
+    """The study's finished runs' surveys (outside the study's lock: they call the model)."""
+    from voyage.studies.study_surveys import take_due
+
+    try:
+        take_due(Study.objects.get(pk=study_id))
+    except Exception:
+        log.exception("study %s: taking its surveys failed", study_id)
 
 
 def ensure_schedule() -> None:
@@ -140,5 +154,6 @@ def after_task(sender, func, task, **kwargs) -> None:
         study_id = StudyRun.objects.filter(run_id=result.get("run")).values_list("study_id", flat=True).first()
         if study_id is not None:
             start_next(study_id)
+            _survey(study_id)
     except Exception:
         log.exception("study: starting the next runs after run %s failed", result.get("run"))

@@ -18,6 +18,7 @@ from django.db.models.functions import Coalesce
 
 from memories.models import DiaryEntry, Dream, MemorySummary, TrustHistory
 from world.time import TICKS_PER_DAY
+from voyage.gateway.base import INSTRUMENT_PURPOSES
 from voyage.models import Event, LLMCall, Run
 from world.models import Rung
 
@@ -67,7 +68,8 @@ class Tables:
 
     @cached_property
     def calls(self) -> dict[tuple[int, int], dict]:
-        rows = (LLMCall.objects.filter(run_id__in=self.run_ids).order_by()
+        # The run's own calls: interviews and surveys (a study's own surveys too) are not the run's doing.
+        rows = (LLMCall.objects.filter(run_id__in=self.run_ids).exclude(purpose__in=INSTRUMENT_PURPOSES).order_by()
                 .values("run_id", day_index=DAY)
                 .annotate(calls=Count("id"),
                           actions=Count("id", filter=Q(purpose="action")),

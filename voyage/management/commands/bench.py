@@ -11,12 +11,13 @@
     python manage.py bench study --runs 4 --workers 2 --days 1
     python manage.py bench scale [--scenario edelweiss] [--sizes 32,128,512,2048] [--database postgres]
     python manage.py bench ahead [--scenario 1912] [--ticks 40] [--latency lognormal:1000:0.6] [--policy fake-server]
+    python manage.py bench survey [--ticks 240] [--repeats 3]
 """
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-DEFAULT_TICKS = {"concurrency": 5, "worker": 200, "web": 60, "realmodel": 3, "scale": 60, "ahead": 40}
+DEFAULT_TICKS = {"concurrency": 5, "worker": 200, "web": 60, "realmodel": 3, "scale": 60, "ahead": 40, "survey": 240}
 DEFAULT_DAYS = {"web": 3}
 
 
@@ -25,7 +26,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("which", choices=["engine", "memory", "concurrency", "worker", "web", "export", "study",
-                                              "realmodel", "scale", "ahead"])
+                                              "realmodel", "scale", "ahead", "survey"])
         parser.add_argument("--days", type=float, help="engine, memory, export, study: simulated days (1); web: of the run whose pages are timed (3)")
         parser.add_argument("--schedule", default="sequential", choices=["sequential", "simultaneous"])
         parser.add_argument("--ticks", type=int, help="concurrency: ticks timed per schedule (5); worker: per run (200)")
@@ -48,6 +49,7 @@ class Command(BaseCommand):
         parser.add_argument("--latency", metavar="lognormal:MEDIAN_MS:SIGMA",
                             help="concurrency: each call's latency drawn from a lognormal, seeded by the request "
                                  "(40 ticks by default); ahead: the latencies played (lognormal:1000:0.6)")
+        parser.add_argument("--repeats", type=int, default=3, help="survey: surveys timed (the best is kept)")
         parser.add_argument("--policy", choices=["offline", "fake-server"], default="offline",
                             help="ahead: who answers the traced run's actions (fake-server: bench concurrency's server)")
 
@@ -128,6 +130,12 @@ class Command(BaseCommand):
                 raise CommandError("--ticks must be at least 2")
             figures = (ahead.inner if options["inner"] else ahead.outer)(options["scenario"] or "1912", ticks, median_ms, sigma,
                                                                          options["policy"])
+        elif which == "survey":  # 33 agents × 10 items on the offline policy (issue 32: under 2 s of CPU)
+            from voyage.bench import survey
+
+            if ticks < 1 or options["repeats"] < 1:
+                raise CommandError("--ticks and --repeats must be positive")
+            figures = (survey.inner if options["inner"] else survey.outer)(ticks, options["repeats"])
         elif which == "study":  # an offline study on worker processes, then all its measures
             from voyage.bench import study
 

@@ -5,6 +5,7 @@
     manage.py study status N [--json]
     manage.py study run N                      # the whole study in the foreground, one progress bar
     manage.py study results N -o results.csv   # one row per run and day
+    (create --survey FILE@TICK, repeatable: a questionnaire put to every run at TICK; its items are measures)
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from voyage.studies.grid import GridError, parse_vary
 from voyage.studies.models import Study
 from voyage.studies.progress import study_progress
 from voyage.studies.results import write_csv
+from voyage.studies.study_surveys import StudySurveyError, parse_survey, take_due
 
 
 def find_study(ref: str) -> Study:
@@ -79,6 +81,9 @@ class Command(BaseCommand):
                             help="a value of the intervention axis (--vary intervention=none,NAME), written "
                                  f"{SHORT} (the API's fields, any kind); the arms fork from one base run at its "
                                  "TICK; repeatable")
+        create.add_argument("--survey", action="append", default=[], metavar="FILE@TICK",
+                            help="put the questionnaire in FILE (YAML) to every run as it stood at TICK, once the run "
+                                 "has finished; its items become measures (survey_t<TICK>_<item>_...); repeatable")
         create.add_argument("--budget-cost", metavar="X", help="start no further run once the runs have cost X")
         create.add_argument("--parallel", type=int, help="runs on the worker at once (default: all; 1 with a budget)")
         create.add_argument("--no-start", action="store_true", help="make the runs but queue nothing "
@@ -108,9 +113,10 @@ class Command(BaseCommand):
         try:
             plan = StudyPlan(name=options["name"], scenario=options["scenario"], target_ticks=ticks,
                              axes=parse_vary(options["vary"]), base=base, budget_cost=options["budget_cost"],
-                             parallel=options["parallel"], interventions=parse_interventions(options["intervention"]))
+                             parallel=options["parallel"], interventions=parse_interventions(options["intervention"]),
+                             surveys=[parse_survey(spec) for spec in options["survey"]])
             study = create_study(plan)
-        except (StudyError, GridError) as exc:
+        except (StudyError, GridError, StudySurveyError) as exc:
             raise CommandError(str(exc)) from None
         started = [] if options["no_start"] else scheduler.start(study)
         self.stdout.write(json.dumps({"study": study.pk, "name": study.name, "runs": study.members.count(),
@@ -140,12 +146,14 @@ class Command(BaseCommand):
             raise CommandError(f"study {study.name!r} is {study.state}" +
                                (f": {study.stop_reason}" if study.stop_reason else ""))
         outcome = run_study(study, self.stderr._out)
+        outcome["surveys"] = take_due(study)
         if outcome["stop_reason"]:
             self.stderr.write(f"study {study.name!r} stopped: {outcome['stop_reason']}")
         self.stdout.write(json.dumps(outcome))
 
     def do_results(self, options):
         study = find_study(options["study"])
+        take_due(study)  # the finished runs' surveys not yet taken, so their measures are in the table
         if options["output"] == "-":
             write_csv(study, self.stdout._out)
         else:

@@ -1,0 +1,64 @@
+"""The offline model's answer to a questionnaire: plainly scripted, deterministic (the run's seed, the
+tick, the agent, each item's id), and built only from what the survey's prompt shows (SurveyHints).
+
+Its leaning on scales and numbers follows the agent's state as the prompt shows it: the share of the
+people it knows that it holds as allies rather than suspects (none known: the middle), plus a seeded
+wobble. Choices are seeded draws; a text answer says plainly that it is scripted."""
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+
+from voyage.gateway.offline_interview import CANNED
+
+WARM = ("ally", "friend", "bond", "acquaintance")
+COLD = ("suspect", "rival", "enemy")
+
+
+@dataclass(frozen=True)
+class SurveyItemHint:
+    id: str
+    kind: str  # scale, choice, choices, number, text
+    options: tuple[str, ...] = ()
+    low: float | None = None
+    high: float | None = None
+
+
+@dataclass(frozen=True)
+class SurveyHints:
+    items: tuple[SurveyItemHint, ...]
+    subject: str  # its name as the prompt gives it, or ""
+    clock: str
+    lines: tuple[str, ...]  # its hot window as the prompt shows it, newest first
+    trust_labels: tuple[str, ...] = ()  # the labels of the people the prompt lists
+
+
+def leaning(labels: tuple[str, ...]) -> float:
+    """0 (everyone it knows a suspect) to 1 (everyone an ally); 0.5 knowing no one."""
+    warm = sum(1 for label in labels if label.lower() in WARM)
+    cold = sum(1 for label in labels if label.lower() in COLD)
+    return (warm + 1) / (warm + cold + 2)
+
+
+def _answer(r: random.Random, item: SurveyItemHint, lean: float, h: SurveyHints):
+    if item.kind == "scale":
+        point = item.low + lean * (item.high - item.low) + r.uniform(-1.0, 1.0)
+        return int(min(item.high, max(item.low, round(point))))
+    if item.kind == "number":
+        value = item.low + min(1.0, max(0.0, lean + r.uniform(-0.25, 0.25))) * (item.high - item.low)
+        return int(round(value)) if float(item.low).is_integer() and float(item.high).is_integer() else round(value, 2)
+    if item.kind == "choice":
+        return r.choice(item.options)
+    if item.kind == "choices":
+        picked = set(r.sample(item.options, r.randint(0, len(item.options))))
+        return [o for o in item.options if o in picked]
+    last = h.lines[0][:160] if h.lines else "nothing at all"
+    return f"{CANNED} {h.subject or 'someone'}, {h.clock}. What I remember last: {last}"
+
+
+def survey(rng: random.Random, h: SurveyHints) -> str:
+    base = rng.getrandbits(64)  # one draw from the call's seeded stream; each item then its own
+    lean = leaning(h.trust_labels)
+    answers = {item.id: _answer(random.Random(f"{base}:{item.id}"), item, lean, h) for item in h.items}
+    return json.dumps(answers, ensure_ascii=False)
