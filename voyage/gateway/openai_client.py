@@ -199,14 +199,24 @@ class OpenAIGateway(Gateway):
         return asyncio.run_coroutine_threadsafe(self._call(request), self._loop)
 
     def close(self) -> None:
+        """Calls still in flight (a tick cut short: a form refused, a failed commit) are cancelled and
+        wound down on the loop before it closes: left pending, each would log "Task was destroyed but
+        it is pending!" or "Event loop is closed" as the closed loop is asked to run its callbacks."""
         if self._loop.is_closed():
             return
         try:
-            self._run(self._client.close())
+            self._run(self._shutdown())
         finally:
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(timeout=10)
             self._loop.close()
+
+    async def _shutdown(self) -> None:
+        others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in others:
+            task.cancel()
+        await asyncio.gather(*others, return_exceptions=True)
+        await self._client.close()
 
     # --- one call, with its retries -------------------------------------------------------
     async def _gather(self, requests):
