@@ -14,7 +14,8 @@
 - llama-server: json_schema and json_object + schema, through llama.cpp's converter;
 - llama-cpp-python: json_schema refused (HTTP 500, pydantic literal_error), json_object + schema enforced;
 - lm-studio: json_object refused ("'response_format.type' must be 'json_schema' or 'text'"), json_schema enforced;
-- gemini: json_schema enforced (its subset has no const or pattern: those are dropped first);
+- gemini: json_schema enforced (its subset has no const or pattern: those are dropped first), a
+  schema beside json_object ignored;
 - anthropic: response_format ignored entirely;
 - other: whatever schema comes, enforced.
 
@@ -109,7 +110,9 @@ class ProviderServer(FakeOpenAI):
                 return "refuse", (status, words.format(why=str(exc)[:200]))
             return "enforce", schema
         if p == "gemini":
-            return ("enforce", without(schema, ("const", "pattern"))) if schema else ("free", None)
+            if form != "json_schema":
+                return "free", None
+            return "enforce", without(schema, ("const", "pattern"))
         return ("enforce", schema) if schema else ("free", None)
 
     # --- answering ------------------------------------------------------------------------

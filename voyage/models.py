@@ -99,10 +99,10 @@ class ModelProfile(models.Model):
         return (self.name,)
 
     @classmethod
-    def for_provider(cls, name: str, **fields) -> "ModelProfile":
-        """An unsaved OpenAI-compatible profile with `name`'s defaults, `fields` over them (a base URL,
+    def for_provider(cls, provider_name: str, **fields) -> "ModelProfile":
+        """An unsaved OpenAI-compatible profile with `provider_name`'s defaults, `fields` over them (a base URL,
         a model...). ValueError names an unknown provider."""
-        defaults = providers.provider(name).profile_fields()
+        defaults = providers.provider(provider_name).profile_fields()
         if not fields.get("base_url") and not defaults["base_url"]:
             defaults.pop("base_url")
         return cls(kind=cls.OPENAI, **{**defaults, **{k: v for k, v in fields.items() if v is not None}})
