@@ -22,7 +22,7 @@ class ModelProfileForm(forms.ModelForm):
 
     class Meta:
         model = ModelProfile
-        fields = "__all__"
+        fields = ()  # the admin's fieldsets name them (and its formfield_overrides shape them)
 
     def clean(self):
         from voyage.gateway.providers import provider
