@@ -107,6 +107,13 @@ def test_a_1912_run_with_each_provider_reaches_its_last_tick_with_no_refused_req
         assert all(broken_rules(r["body"]["response_format"]["json_schema"]["schema"]) == [] for r in actions)
     outcomes = set(LLMCall.objects.filter(run=run, purpose="action").values_list("outcome", flat=True))
     assert LLMCall.OK in outcomes
+    if provider in ("openai", "anthropic"):  # the API says who serves the run's model
+        from django.test import Client
+
+        from tests.api_helpers import staff_with_token
+
+        shown = Client(headers={"X-API-Key": staff_with_token()[1]}).get(f"/api/runs/{run.pk}").json()
+        assert (shown["profile"], shown["provider"]) == (run.profile.name, provider)
 
 
 EXPECTED = {  # form: none, json_object, json_schema, json_object_schema
