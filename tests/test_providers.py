@@ -212,3 +212,19 @@ def test_the_admin_fills_in_a_chosen_providers_fields_but_what_was_typed(client)
     assert response.status_code == 302, response.context["adminform"].form.errors
     saved.refresh_from_db()
     assert (saved.base_url, saved.structured_output) == ("http://gpu-box.lan:8000/v1", "json_object_schema")
+
+
+@pytest.mark.django_db
+def test_the_endpoint_check_of_a_saved_profile_prints_a_line_per_form():
+    with ProviderServer("lm-studio") as server:
+        profile = ModelProfile.for_provider("lm-studio", name="qwen on lm studio", base_url=server.base_url,
+                                            model="qwen3-4b")
+        profile.save()
+        out = io.StringIO()
+        call_command("endpoint", "check", "--profile", "qwen on lm studio", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == f"qwen on lm studio (lm-studio, {server.base_url}, dialect anyof):"
+    assert lines[1:3] == ["  none: takes it", "  json_object: refuses it (response_format type 'json_object'; HTTP 400: "
+                          "{\"error\": {\"message\": \"'response_format.type' must be 'json_schema' or 'text'\", "
+                          "\"type\": \"invalid_request_error\"}})"]
+    assert lines[3] == "  json_schema: takes it and enforces it"
