@@ -15,7 +15,8 @@ from voyage.bench.contract import EXAMPLE
 from voyage.engine.runner import advance, create_run
 from voyage.gateway.base import ACTION, TRUST, FormRefused, ModelRequest
 from voyage.gateway.openai_client import GatewayConfig, OpenAIGateway
-from voyage.gateway.probe import FAILED, PROBE_SCHEMA, REFUSES, TAKES, probe_forms
+from tests.provider_servers import ProviderServer
+from voyage.gateway.probe import ENFORCES, FAILED, REFUSES, TAKES, probe_forms, sample_schema
 from voyage.models import LLMCall, ModelProfile, Run
 from world.models import Persona, Room, Scenario
 
@@ -149,7 +150,7 @@ def test_run_voyage_one_off_profile_takes_the_form(server):
 @pytest.fixture(scope="module")
 def llama_like():
     """Refuses json_schema as llama-cpp-python's server does: HTTP 500, a literal_error on response_format."""
-    with FakeOpenAI(refuse_forms=("json_schema",)) as s:
+    with ProviderServer("llama-cpp-python") as s:
         yield s
 
 
@@ -207,11 +208,11 @@ def test_a_run_on_an_endpoint_refusing_its_form_pauses_saying_why(llama_like):
 def test_the_probe_says_which_forms_the_endpoint_takes(llama_like):
     verdicts = probe_forms(GatewayConfig(base_url=llama_like.base_url, model="m", profile="p"))
     assert [(v.form, v.outcome) for v in verdicts] == [
-        ("none", TAKES), ("json_object", TAKES), ("json_schema", REFUSES), ("json_object_schema", TAKES)]
+        ("none", TAKES), ("json_object", TAKES), ("json_schema", REFUSES), ("json_object_schema", ENFORCES)]
     assert "HTTP 500" in verdicts[2].detail and str(verdicts[2]).startswith("json_schema: refuses it (")
     bodies = [r["body"] for r in llama_like.records[-4:]]
     assert [b.get("response_format", {}).get("type") for b in bodies] == [None, "json_object", "json_schema", "json_object"]
-    assert bodies[3]["response_format"]["schema"] == PROBE_SCHEMA
+    assert bodies[3]["response_format"]["schema"] == sample_schema("anyof")  # a real action schema
 
 
 def test_the_probe_of_an_endpoint_that_is_not_there_says_each_call_failed():
@@ -237,5 +238,5 @@ def test_the_admin_button_tests_the_endpoint_form_by_form(client, llama_like):
     shown = [str(m) for m in response.context["messages"]]
     assert shown[:2] == ["Endpoint of smol: none: takes it", "Endpoint of smol: json_object: takes it"]
     assert shown[2].startswith("Endpoint of smol: json_schema: refuses it (response_format type 'json_schema'; HTTP 500")
-    assert shown[3] == "Endpoint of smol: json_object_schema: takes it"
+    assert shown[3] == "Endpoint of smol: json_object_schema: takes it and enforces it"
     assert response.redirect_chain[-1][0].endswith(f"/admin/voyage/modelprofile/{profile.pk}/change/")

@@ -1,5 +1,6 @@
 """Runs (configured through voyage.runconfig, driven by voyage.control), model profiles, and the
 read-only event log and model calls."""
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseNotAllowed
@@ -15,20 +16,42 @@ from voyage.runconfig import PARAMETERS
 from world.admin_readonly import ReadOnlyAdmin
 
 
+class ModelProfileForm(forms.ModelForm):
+    """A provider chosen (or changed) fills in each of its fields the same save did not change, before
+    the profile is validated (so its base URL counts)."""
+
+    class Meta:
+        model = ModelProfile
+        fields = ()  # the admin's fieldsets name them (and its formfield_overrides shape them)
+
+    def clean(self):
+        from voyage.gateway.providers import provider
+
+        data = super().clean()
+        if "provider" in self.changed_data and data.get("provider"):
+            for name, value in provider(data["provider"]).profile_fields().items():
+                if name in self.fields and name not in self.changed_data and (value or name != "base_url"):
+                    data[name] = value
+        return data
+
+
 @admin.register(ModelProfile)
 class ModelProfileAdmin(admin.ModelAdmin):
     """Model profiles: the key itself is never stored or shown, only whether its variable is set here."""
 
-    list_display = ("name", "kind", "model", "base_url", "api_key_env", "key_is_set", "structured_output",
-                    "concurrency", "price_in_per_m", "price_out_per_m")
-    list_filter = ("kind", "structured_output")
+    list_display = ("name", "kind", "provider", "model", "base_url", "api_key_env", "key_is_set", "structured_output",
+                    "schema_dialect", "concurrency", "price_in_per_m", "price_out_per_m")
+    list_filter = ("kind", "provider", "structured_output")
     search_fields = ("name", "model", "base_url")
     readonly_fields = ("key_is_set", "test_endpoint")
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     fieldsets = [
-        (None, {"fields": ("name", "kind")}),
+        (None, {"fields": ("name", "kind", "provider")}),
         ("Endpoint", {"fields": ("base_url", "model", "api_key_env", "key_is_set", "structured_output",
-                                 "test_endpoint")}),
+                                 "schema_dialect", "extra_body", "cached_tokens_at", "test_endpoint"),
+                      "description": "Choosing a provider fills in, when the profile is saved, each field below "
+                                     "that was not changed in the same form: its base URL, form, dialect, reasoning "
+                                     "switches, request body and cached-token field. Edit any of them after."}),
         ("Reasoning", {"fields": ("reasoning", "reasoning_on", "reasoning_off"),
                        "description": "Per call purpose (action, reflection, trust, compaction, era, bulletin, "
                                       "dream, diary, importance): true/false. The chosen body is merged into "
@@ -37,6 +60,8 @@ class ModelProfileAdmin(admin.ModelAdmin):
         ("Reliability", {"fields": ("timeout_s", "retries", "concurrency")}),
         ("Prices", {"fields": ("price_in_per_m", "price_out_per_m")}),
     ]
+
+    form = ModelProfileForm
 
     @admin.display(boolean=True, description="key set here")
     def key_is_set(self, obj):
@@ -52,8 +77,9 @@ class ModelProfileAdmin(admin.ModelAdmin):
         if obj is None or obj.pk is None or obj.kind != ModelProfile.OPENAI:
             return "save an OpenAI-compatible profile to test its endpoint"
         return format_html('<button type="submit" class="button" name="_test_endpoint" formaction="{}" '
-                           'formnovalidate>Test this endpoint</button> <span class="help">one small request in each '
-                           'form (as saved): which it takes</span>',
+                           'formnovalidate>Test this endpoint</button> <span class="help">one request in each form '
+                           '(as saved), the schema forms with an action schema in the profile\'s dialect: which '
+                           'it takes, enforces, ignores or refuses</span>',
                            reverse("admin:voyage_modelprofile_test", args=[obj.pk]))
 
     def get_urls(self):
@@ -64,14 +90,15 @@ class ModelProfileAdmin(admin.ModelAdmin):
     def test_endpoint_view(self, request, pk):
         """One small request in each form on the saved profile's endpoint; one message per form."""
         from voyage.gateway.openai_client import GatewayConfig
-        from voyage.gateway.probe import REFUSES, TAKES, probe_forms
+        from voyage.gateway.probe import ENFORCES, IGNORES, REFUSES, TAKES, probe_forms
 
         if request.method != "POST":
             return HttpResponseNotAllowed(["POST"])
         if not self.has_change_permission(request):
             raise PermissionDenied
         profile = get_object_or_404(ModelProfile, pk=pk, kind=ModelProfile.OPENAI)
-        levels = {TAKES: messages.SUCCESS, REFUSES: messages.WARNING}
+        levels = {TAKES: messages.SUCCESS, ENFORCES: messages.SUCCESS, IGNORES: messages.WARNING,
+                  REFUSES: messages.WARNING}
         for verdict in probe_forms(GatewayConfig.from_profile(profile)):
             level = levels.get(verdict.outcome, messages.ERROR)
             self.message_user(request, f"Endpoint of {profile.name}: {verdict}", level)

@@ -6,7 +6,7 @@ import uuid
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from voyage.gateway import structured
+from voyage.gateway import providers, structured
 from world.time import DEFAULT_REFLECTION_TICKS, TICKS_PER_DAY
 
 ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
@@ -38,6 +38,11 @@ class ModelProfile(models.Model):
     KINDS = [(OFFLINE, "offline scripted policy (not an LLM)"), (OPENAI, "OpenAI-compatible endpoint")]
     name = models.CharField(max_length=80, unique=True)
     kind = models.CharField(max_length=10, choices=KINDS, default=OFFLINE)
+    # Who serves it (voyage.gateway.providers): choosing one fills in the fields below it needs.
+    provider = models.CharField(max_length=20, choices=providers.CHOICES, default=providers.OTHER,
+                                help_text="choosing one fills in its base URL, structured-output form and schema "
+                                          "dialect, reasoning switches, cached-token field and request body; "
+                                          "every field stays editable")
     base_url = models.URLField(blank=True, default="", help_text="e.g. https://openrouter.ai/api/v1, "
                                "http://localhost:8000/v1 (vLLM), http://localhost:11434/v1 (Ollama)")
     model = models.CharField(max_length=120, default="google/gemma-4-31b-it")
@@ -57,6 +62,16 @@ class ModelProfile(models.Model):
         max_length=20, choices=STRUCTURED_OUTPUTS, default=JSON_OBJECT,
         help_text="how the endpoint takes a JSON answer; with a schema form every action call carries the "
                   "six-key schema built for that agent and turn (what its rung allows, whom it can name)")
+    schema_dialect = models.CharField(
+        max_length=16, default="anyof",
+        choices=[("anyof", "anyof: one object per action (grammar engines: llama.cpp, vLLM, SGLang, Ollama, LM Studio)"),
+                 ("openai_strict", "openai_strict: the six-key object with nullable enums (OpenAI's strict rules)")],
+        help_text="the JSON-schema dialect of the action schema sent with a schema form")
+    extra_body = models.JSONField(default=dict, blank=True, help_text="merged into every request body, e.g. "
+                                  'OpenRouter\'s {"provider": {"require_parameters": true}}')
+    cached_tokens_at = models.CharField(max_length=80, blank=True, default=providers.USAGE_CACHED,
+                                        help_text="where the answer reports cached prompt tokens (a dotted path); "
+                                                  "blank where the endpoint reports none")
     reasoning = models.JSONField(default=dict, blank=True, help_text='per call purpose, true/false, e.g. '
                                  '{"action": false, "trust": true}; purposes not named use the defaults '
                                  '(action off; trust, compaction and era on; others off)')
@@ -83,6 +98,15 @@ class ModelProfile(models.Model):
     def natural_key(self):
         return (self.name,)
 
+    @classmethod
+    def for_provider(cls, provider_name: str, **fields) -> "ModelProfile":
+        """An unsaved OpenAI-compatible profile with `provider_name`'s defaults, `fields` over them (a base URL,
+        a model...). ValueError names an unknown provider."""
+        defaults = providers.provider(provider_name).profile_fields()
+        if not fields.get("base_url") and not defaults["base_url"]:
+            defaults.pop("base_url")
+        return cls(kind=cls.OPENAI, **{**defaults, **{k: v for k, v in fields.items() if v is not None}})
+
     def clean(self):
         import re
 
@@ -101,7 +125,7 @@ class ModelProfile(models.Model):
                 errors["reasoning"] = f"unknown purpose(s) {', '.join(unknown)}; known: {', '.join(PURPOSES)}"
             elif any(not isinstance(v, bool) for v in self.reasoning.values()):
                 errors["reasoning"] = "each purpose takes true or false"
-        for name in ("reasoning_on", "reasoning_off"):
+        for name in ("reasoning_on", "reasoning_off", "extra_body"):
             if not isinstance(getattr(self, name), dict):
                 errors[name] = "a JSON object merged into the request body"
         if self.timeout_s is not None and self.timeout_s <= 0:

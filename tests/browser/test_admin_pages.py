@@ -170,6 +170,36 @@ def test_staff_tests_an_endpoint_from_its_profile_page(staff_page, site):
     assert form == "json_schema"  # the test changes nothing on the profile
 
 
+def test_staff_picks_a_provider_and_the_profile_speaks_its_dialect(staff_page, site):
+    """Choosing LM Studio on a new profile fills in its form (json_schema, not the json_object it
+    refuses) when saved; the endpoint test, against a server applying LM Studio's rules, shows
+    json_object refused in its words and json_schema taken and enforced."""
+    from tests.provider_servers import ProviderServer
+
+    with ProviderServer("lm-studio") as server:
+        page = staff_page
+        page.goto("/admin/voyage/modelprofile/add/")
+        page.fill("#id_name", "qwen on lm studio")
+        page.select_option("#id_kind", "openai")
+        page.select_option("#id_provider", "lm-studio")
+        page.fill("#id_base_url", server.base_url)
+        page.fill("#id_model", "qwen3-4b")
+        page.click("input[name=_continue]")
+        expect(page.locator(".messagelist")).to_contain_text("was added successfully")
+        expect(page.locator("#id_structured_output")).to_have_value("json_schema")  # filled in by the provider
+        page.click("button[name=_test_endpoint]")
+        messages = page.locator(".messagelist")
+        expect(messages).to_contain_text("Endpoint of qwen on lm studio: json_object: refuses it (response_format "
+                                         "type 'json_object'; HTTP 400")
+        expect(messages).to_contain_text("'response_format.type' must be 'json_schema' or 'text'")
+        expect(messages).to_contain_text("Endpoint of qwen on lm studio: json_schema: takes it and enforces it")
+        assert [r["enforced"] for r in server.records if r["body"].get("response_format", {}).get("type")
+                == "json_schema"] == [True]
+    [(provider, form, cached)] = site.query("SELECT provider, structured_output, cached_tokens_at FROM "
+                                            "voyage_modelprofile WHERE name = %s", ("qwen on lm studio",))
+    assert (provider, form, cached) == ("lm-studio", "json_schema", "")
+
+
 def test_staff_reads_edits_and_is_refused_a_bad_voice_text_and_a_used_scenario_stays_read_only(staff_page, site,
                                                                                                 tmp_path):
     """A scenario's voice and phrasebook in the admin: each text with its help, edited and saved; an

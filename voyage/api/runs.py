@@ -28,6 +28,7 @@ def run_out(run: Run) -> dict:
         "id": run.pk, "uuid": run.uuid, "name": run.name, "scenario": run.scenario.slug, "state": run.state,
         "tick": run.tick, "target_ticks": run.target_ticks, "day": day_of(run.tick), "clock": sim_clock(run.tick),
         "seed": run.seed, "schedule": run.schedule, "profile": run.profile.name if run.profile_id else None,
+        "provider": run.profile.provider if run.profile_id and run.profile.kind == "openai" else None,
         "replay_of": run.replay_of_id, "forked_from": run.forked_from_id, "fork_tick": run.fork_tick,
         "error": run.error, "pause_reason": run.pause_reason, "created_at": run.created_at,
         "parameters": params, "usage": run_totals(run),

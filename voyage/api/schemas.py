@@ -32,6 +32,8 @@ class RunOut(Schema):
     seed: int
     schedule: str
     profile: Optional[str] = Field(None, description="the model profile's name; null: the offline scripted policy")
+    provider: Optional[str] = Field(None, description="who serves the profile's model (openai, vllm, ollama, ...; "
+                                                      "docs/providers.md); null: the offline scripted policy")
     replay_of: Optional[int] = None
     forked_from: Optional[int] = None
     fork_tick: Optional[int] = None

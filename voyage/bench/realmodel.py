@@ -36,32 +36,40 @@ ROOT = Path(__file__).resolve().parents[2]
 FORMS = {"schema": ModelProfile.JSON_OBJECT_SCHEMA, "plain": ModelProfile.JSON_OBJECT}
 
 
-def outer(ticks: int, agents: int) -> dict:
+def outer(ticks: int, agents: int, provider: str | None = None) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "DATABASE_URL": f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"}
         manage = [sys.executable, str(ROOT / "manage.py")]
         subprocess.run(manage + ["migrate", "-v", "0"], env=env, check=True)
-        out = subprocess.run(manage + ["bench", "realmodel", "--inner", "--ticks", str(ticks), "--agents", str(agents)],
-                             env=env, check=True, capture_output=True, text=True).stdout
+        chosen = ["--provider", provider] if provider else []
+        out = subprocess.run(manage + ["bench", "realmodel", "--inner", "--ticks", str(ticks), "--agents", str(agents),
+                                       *chosen], env=env, check=True, capture_output=True, text=True).stdout
         return json.loads(out.strip().splitlines()[-1])
 
 
-def inner(ticks: int, agents: int) -> dict:
-    figures = {"bench": "realmodel", "model": MODEL_NAME, "ticks": ticks, "agents": agents}
+def inner(ticks: int, agents: int, provider: str | None = None) -> dict:
+    figures = {"bench": "realmodel", "model": MODEL_NAME, "ticks": ticks, "agents": agents,
+               **({"provider": provider} if provider else {})}
     try:
         with llama_server() as base_url:
-            runs = compare(base_url, ticks, agents)
+            runs = compare(base_url, ticks, agents, provider)
     except ServerUnavailable as exc:
         return {**figures, "skipped": str(exc)}
     return {**figures, **totals(runs)}
 
 
-def small_run(form: str, base_url: str, ticks: int, agents: int, seed: int = 1912) -> Run:
-    """A run of the first `agents` personas (by key) of the 1912 scenario on the local server."""
-    profile, _ = ModelProfile.objects.get_or_create(
-        name=f"{MODEL_NAME} ({form})",
-        defaults=dict(kind=ModelProfile.OPENAI, base_url=base_url, model=MODEL_NAME, structured_output=form,
-                      temperature=0.0, max_tokens=400, timeout_s=300, retries=1, concurrency=1))
+def small_run(form: str, base_url: str, ticks: int, agents: int, seed: int = 1912, provider: str | None = None) -> Run:
+    """A run of the first `agents` personas (by key) of the 1912 scenario on the local server. With a
+    `provider`, its profile takes that provider's defaults (form, dialect, switches) under the bench's own."""
+    own = dict(base_url=base_url, model=MODEL_NAME, temperature=0.0, max_tokens=400, timeout_s=300, retries=1,
+               concurrency=1)
+    if provider:
+        made = ModelProfile.for_provider(provider, **own)
+        fields = {f.name: getattr(made, f.name) for f in ModelProfile._meta.concrete_fields if f.name not in ("id", "name")}
+        form = made.structured_output
+    else:
+        fields = dict(kind=ModelProfile.OPENAI, structured_output=form, **own)
+    profile, _ = ModelProfile.objects.get_or_create(name=f"{MODEL_NAME} ({provider or form})", defaults=fields)
     ModelProfile.objects.filter(pk=profile.pk).update(base_url=base_url)  # a new server, a new port
     run = create_run(Scenario.objects.get(slug="1912"), seed=seed, schedule=Run.SIMULTANEOUS, target_ticks=ticks,
                      profile=ModelProfile.objects.get(pk=profile.pk), name=f"real model, {form}")
@@ -70,11 +78,11 @@ def small_run(form: str, base_url: str, ticks: int, agents: int, seed: int = 191
     return run
 
 
-def compare(base_url: str, ticks: int, agents: int) -> dict[str, Run]:
-    """The same ticks, seed and cast with the schema and without."""
+def compare(base_url: str, ticks: int, agents: int, provider: str | None = None) -> dict[str, Run]:
+    """The same ticks, seed and cast with the schema (in `provider`'s form, if given) and without."""
     runs = {}
     for label, form in FORMS.items():
-        run = small_run(form, base_url, ticks, agents)
+        run = small_run(form, base_url, ticks, agents, provider=provider if label == "schema" else None)
         runs[label] = advance(run, ticks)
     return runs
 

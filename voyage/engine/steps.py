@@ -16,9 +16,10 @@ from voyage.gateway.hints import ActionHints, TextHints
 from voyage.gateway.prompts import prompt_text
 from voyage.models import Event, LLMCall
 from world.models import AgentState
-from world.rules.action_schema import action_schema, rooms_named
+from world.rules.action_schema import rooms_named
 from world.rules.actions import ActionFail, parse_action
 from world.rules.ladder import OWN_NAME, SETTING, rung_spec
+from world.rules.schema_dialects import BRANCHES, schema_in
 from world.time import TICKS_PER_DAY, next_dawn, sim_clock
 
 digest_log = logging.getLogger("voyage.digest")
@@ -95,9 +96,10 @@ def travel_or_collapse(world: RunWorld, w: TickWriter, a: AgentState) -> bool:
     return False
 
 
-def action_request(world: RunWorld, a: AgentState, tick: int, *, schema: bool = True):
+def action_request(world: RunWorld, a: AgentState, tick: int, *, schema: bool = True, dialect: str = BRANCHES):
     """The situation and the action call for an agent now. `schema`: build the call's JSON schema
-    (only endpoints that take one need it: Gateway.takes_schema)."""
+    (only endpoints that take one need it: Gateway.takes_schema), in the schema `dialect` the
+    endpoint enforces (Gateway.schema_dialect: world.rules.schema_dialects)."""
     situation = world.situation(a)
     cues = cues_for(world, a, tick)
     hints = ActionHints(
@@ -108,8 +110,8 @@ def action_request(world: RunWorld, a: AgentState, tick: int, *, schema: bool = 
     )
     messages = action_messages(world, a, situation, tick, cues)
     # One source: the schema names what this prompt shows, and the rooms its text names.
-    shape = action_schema(situation, rung_spec(world.rungs, a.rung).allowed_actions,
-                          rooms_named(prompt_text(messages), world.room_names)) if schema else None
+    shape = schema_in(dialect, situation, rung_spec(world.rungs, a.rung).allowed_actions,
+                      rooms_named(prompt_text(messages), world.room_names)) if schema else None
     return situation, ModelRequest(purpose=ACTION, messages=messages, tick=tick, agent_id=a.id,
                                    agent_key=a.persona.key, hints=hints, schema=shape,
                                    recalled=recalled_ids(world, a))
@@ -132,7 +134,8 @@ def act_sequentially(world: RunWorld, w: TickWriter, gateway: Gateway, order: li
         if travel_or_collapse(world, w, a):
             continue
         check_before_action(world, w, a, gateway)  # compaction: soft queues a job, hard compacts now
-        situation, request = action_request(world, a, w.tick, schema=gateway.takes_schema)
+        situation, request = action_request(world, a, w.tick, schema=gateway.takes_schema,
+                                             dialect=gateway.schema_dialect)
         settle(world, w, a, situation, request, gateway.complete(request))
 
 
@@ -148,7 +151,8 @@ def act_simultaneously(world: RunWorld, w: TickWriter, gateway: Gateway, order: 
         check_before_action(world, w, a, gateway)  # compaction: soft queues a job, hard compacts now
     asked = {}
     for a in deciding:  # every prompt is built before anything resolves: the tick-start snapshot
-        situation, request = action_request(world, a, w.tick, schema=gateway.takes_schema)
+        situation, request = action_request(world, a, w.tick, schema=gateway.takes_schema,
+                                             dialect=gateway.schema_dialect)
         asked[a.id] = (situation, request, gateway.start(request))
     for aid in order:
         a = world.agents[aid]

@@ -77,6 +77,7 @@ class Gateway(ABC):
 
     name = "gateway"
     takes_schema = False  # whether it sends a request's JSON schema (the engine builds none otherwise)
+    schema_dialect = "anyof"  # which JSON-schema dialect it sends (world.rules.schema_dialects)
 
     @abstractmethod
     def complete(self, request: ModelRequest) -> ModelAnswer: ...

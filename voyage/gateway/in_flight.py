@@ -46,6 +46,10 @@ class InFlightMeter(Gateway):
     def takes_schema(self) -> bool:
         return self.inner.takes_schema
 
+    @property
+    def schema_dialect(self) -> str:
+        return self.inner.schema_dialect
+
     def __getattr__(self, attr):  # anything else an implementation offers (its config, ...)
         if attr == "inner":
             raise AttributeError(attr)

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 import openai
 
-from voyage.gateway import structured
+from voyage.gateway import providers, structured
 from voyage.gateway.base import (ACTION, REASONING_DEFAULTS, SURVEY, TRUST, FormRefused, Gateway, GatewayConfigError,
                                  ModelAnswer, ModelRequest)
 from voyage.gateway.json_extract import extract_json_object
@@ -63,6 +63,10 @@ class GatewayConfig:
     api_key_env: str = ""
     profile: str = ""  # the model profile's name, for messages
     structured_output: str = structured.JSON_OBJECT  # how the endpoint takes a JSON answer (structured.py)
+    schema_dialect: str = providers.BRANCHES  # which JSON-schema dialect the action schema is written in
+    provider: str = providers.OTHER  # who serves it (providers.py): which refusals it words its own way
+    extra_body: dict = field(default_factory=dict)  # merged into every request (OpenRouter's provider routing)
+    cached_tokens_at: str = providers.USAGE_CACHED  # where an answer reports cached prompt tokens
     reasoning: dict = field(default_factory=dict)
     reasoning_on: dict = field(default_factory=lambda: {"reasoning": {"enabled": True}})
     reasoning_off: dict = field(default_factory=lambda: {"reasoning": {"enabled": False}})
@@ -78,7 +82,9 @@ class GatewayConfig:
     def from_profile(cls, profile) -> "GatewayConfig":
         return cls(
             base_url=profile.base_url, model=profile.model, api_key_env=profile.api_key_env, profile=profile.name,
-            structured_output=profile.structured_output, reasoning=dict(profile.reasoning or {}),
+            structured_output=profile.structured_output, schema_dialect=profile.schema_dialect,
+            provider=profile.provider, extra_body=dict(profile.extra_body or {}),
+            cached_tokens_at=profile.cached_tokens_at, reasoning=dict(profile.reasoning or {}),
             reasoning_on=dict(profile.reasoning_on or {}), reasoning_off=dict(profile.reasoning_off or {}),
             temperature=profile.temperature, max_tokens=profile.max_tokens, timeout_s=profile.timeout_s,
             retries=profile.retries, concurrency=max(1, profile.concurrency),
@@ -126,8 +132,8 @@ def request_params(config: GatewayConfig, request: ModelRequest) -> dict:
         elif not config.json_mode and not mentions_json:
             messages.append({"role": "user", "content": ASK_FOR_JSON})
     extra = config.reasoning_on if config.reasoning_for(request.purpose) else config.reasoning_off
-    if extra:
-        params["extra_body"] = copy.deepcopy(extra)
+    if extra or config.extra_body:
+        params["extra_body"] = copy.deepcopy({**config.extra_body, **extra})
     return params
 
 
@@ -179,6 +185,10 @@ class OpenAIGateway(Gateway):
     def takes_schema(self) -> bool:
         return self.config.takes_schema
 
+    @property
+    def schema_dialect(self) -> str:
+        return self.config.schema_dialect
+
     def complete(self, request: ModelRequest) -> ModelAnswer:
         return self._run(self._call(request))
 
@@ -189,14 +199,24 @@ class OpenAIGateway(Gateway):
         return asyncio.run_coroutine_threadsafe(self._call(request), self._loop)
 
     def close(self) -> None:
+        """Calls still in flight (a tick cut short: a form refused, a failed commit) are cancelled and
+        wound down on the loop before it closes: left pending, each would log "Task was destroyed but
+        it is pending!" or "Event loop is closed" as the closed loop is asked to run its callbacks."""
         if self._loop.is_closed():
             return
         try:
-            self._run(self._client.close())
+            self._run(self._shutdown())
         finally:
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(timeout=10)
             self._loop.close()
+
+    async def _shutdown(self) -> None:
+        others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in others:
+            task.cancel()
+        await asyncio.gather(*others, return_exceptions=True)
+        await self._client.close()
 
     # --- one call, with its retries -------------------------------------------------------
     async def _gather(self, requests):
@@ -221,7 +241,7 @@ class OpenAIGateway(Gateway):
                     # costs more CPU than the rest of the answer's handling, and the few fields read here
                     # are checked as they are read.
                     response = await self._client.post("/chat/completions", cast_to=object, body=body)
-                    usage.add(response)
+                    usage.add(response, self.config.cached_tokens_at)
                     text = self._text(request, response)
                     return usage.answer(self.config, text, attempt, started)
                 except asyncio.CancelledError:
@@ -283,15 +303,16 @@ class Usage:
         self.prompt = self.completion = self.reasoning = self.cached = 0
         self.reported_cost = 0.0
 
-    def add(self, response) -> None:
-        """From a chat completion's `usage` (decoded JSON); what is missing or not a number counts 0."""
+    def add(self, response, cached_at: str = providers.USAGE_CACHED) -> None:
+        """From a chat completion's `usage` (decoded JSON); what is missing or not a number counts 0.
+        Cached tokens are read where the provider reports them (`cached_at`, a dotted path)."""
         u = response.get("usage") if isinstance(response, dict) else None
         if not isinstance(u, dict):
             return
         self.prompt += _tokens(u.get("prompt_tokens"))
         self.completion += _tokens(u.get("completion_tokens"))
         self.reasoning += _tokens(_member(u, "completion_tokens_details", "reasoning_tokens"))
-        self.cached += _tokens(_member(u, "prompt_tokens_details", "cached_tokens"))
+        self.cached += providers.cached_tokens(response, cached_at)
         cost = u.get("cost")
         if isinstance(cost, (int, float)) and not isinstance(cost, bool):
             self.reported_cost += cost  # OpenRouter reports the cost it charged

@@ -38,16 +38,31 @@ def response_format(form: str, schema: dict | None) -> dict | None:
     return {"type": "json_object", "schema": schema}
 
 
-# What an error body says when it is about the structured-output form of the request.
-FORM_WORDS = ("response_format", "json_schema", "json_object", "literal_error", "guided_json", "grammar")
+# What an error body says when it is about the structured-output form of the request, in each
+# provider's words (tests/test_provider_refusals.py holds one message of each):
+# - OpenAI: "Invalid schema for response_format 'voyage_action': ..." (strict rules, "Objects provided
+#   via 'anyOf' must not share identical first keys"), "'messages' must contain the word 'json' in some
+#   form, to use 'response_format' of type 'json_object'";
+# - vLLM / SGLang: "The provided JSON schema contains features not supported by xgrammar", a grammar
+#   that fails to compile;
+# - Ollama: "invalid JSON schema in format"; LM Studio: "'response_format.type' must be 'json_schema'
+#   or 'text'"; llama-cpp-python: a pydantic literal_error on response_format.type; llama-server:
+#   "JSON schema conversion failed"; Gemini: an unknown name in "response_schema".
+FORM_WORDS = ("response_format", "json_schema", "json schema", "json_object", "literal_error", "guided_json",
+              "grammar", "response_schema")
 NOT_ABOUT_THE_FORM = {401, 403, 404, 408, 409, 413, 429}  # a key, a route, a timeout, a size, a rate
+# OpenRouter, with provider.require_parameters, answers 404 when no provider of the model takes every
+# parameter of the request (response_format among them): no retry finds one either.
+ROUTED_NOWHERE = "no endpoints found that can handle the requested parameters"
 
 
 def refuses_form(status: int, body: str) -> bool:
     """Whether an HTTP error refuses the request's structured-output form: a 4xx (but an
-    authentication, route, timeout, size or rate error), or a 500 or 501, whose body names the form
-    or response_format."""
+    authentication, route, timeout, size or rate error), or a 500 or 501, whose body names the form,
+    its schema or response_format; or OpenRouter finding no provider that takes the request's parameters."""
+    text = (body or "").lower()
+    if status == 404 and ROUTED_NOWHERE in text:
+        return True
     if status in NOT_ABOUT_THE_FORM or not (400 <= status < 500 or status in (500, 501)):
         return False
-    text = (body or "").lower()
     return any(word in text for word in FORM_WORDS)

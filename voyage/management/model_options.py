@@ -13,9 +13,13 @@ from urllib.parse import urlparse
 
 from django.core.management.base import CommandError
 
+from voyage.gateway import providers
 from voyage.models import ENV_NAME, ModelProfile, Run
 
 ONE_OFF = ("model", "api_key_env", "timeout", "concurrency", "structured_output")
+# The fields a one-off profile is found again by (the JSON ones a provider fills in follow from these).
+MATCHED = ("kind", "base_url", "api_key_env", "model", "provider", "structured_output", "schema_dialect",
+           "timeout_s", "concurrency")
 
 # Run fields that are not parameters of the simulation: a replay does not copy them.
 NOT_PARAMETERS = {"id", "uuid", "name", "scenario", "profile", "replay_of", "forked_from", "fork_tick", "target_ticks", "tick", "state",
@@ -25,6 +29,9 @@ NOT_PARAMETERS = {"id", "uuid", "name", "scenario", "profile", "replay_of", "for
 def add_model_options(parser) -> None:
     group = parser.add_argument_group("model (default: the offline scripted policy)")
     group.add_argument("--profile", metavar="NAME", help="a model profile from the admin")
+    group.add_argument("--provider", choices=providers.NAMES,
+                       help="a one-off endpoint of this provider: its base URL (unless --base-url), structured-output "
+                            "form and schema dialect, reasoning switches and request body (docs/providers.md)")
     group.add_argument("--base-url", metavar="URL", help="a one-off OpenAI-compatible endpoint, e.g. "
                                                          "https://openrouter.ai/api/v1")
     group.add_argument("--model", metavar="NAME", help="with --base-url (default google/gemma-4-31b-it)")
@@ -42,13 +49,17 @@ def add_model_options(parser) -> None:
 
 
 def profile_from_options(options) -> ModelProfile | None:
-    name, base_url = options.get("profile"), options.get("base_url")
+    name, base_url, provider = options.get("profile"), options.get("base_url"), options.get("provider")
+    if provider and not base_url:
+        base_url = options["base_url"] = providers.provider(provider).base_url or None
+        if not base_url:
+            raise CommandError(f"--provider {provider} has no base URL of its own: give --base-url URL")
     one_off = [k for k in ONE_OFF if options.get(k) is not None]
     if name and base_url:
-        raise CommandError("give --profile NAME or --base-url URL, not both")
+        raise CommandError("give --profile NAME or --base-url URL (or --provider NAME), not both")
     if one_off and not base_url:
         flags = ", ".join("--" + k.replace("_", "-") for k in one_off)
-        raise CommandError(f"{flags} go with --base-url (a profile carries its own settings)")
+        raise CommandError(f"{flags} go with --base-url or --provider (a profile carries its own settings)")
     if options.get("replay") and (name or base_url):
         raise CommandError("--replay takes every answer from the recorded run: it uses no model profile")
     if name:
@@ -83,13 +94,20 @@ def one_off_profile(options) -> ModelProfile:
         raise CommandError("--concurrency must be between 1 and 1000")
     fields = {"kind": ModelProfile.OPENAI, "base_url": url, "api_key_env": env,
               "model": options.get("model") or ModelProfile._meta.get_field("model").default}
+    if options.get("provider"):  # the provider's defaults, under what the options say
+        made = ModelProfile.for_provider(options["provider"], base_url=url, model=fields["model"],
+                                         api_key_env=env or None)
+        fields = {f.name: getattr(made, f.name) for f in ModelProfile._meta.concrete_fields if f.name not in ("id", "name")}
     if options.get("timeout") is not None:
         fields["timeout_s"] = options["timeout"]
     if options.get("concurrency") is not None:
         fields["concurrency"] = options["concurrency"]
     if options.get("structured_output") is not None:
         fields["structured_output"] = options["structured_output"]
-    existing = ModelProfile.objects.filter(**fields).order_by("id").first()
+    if fields["api_key_env"] and not os.environ.get(fields["api_key_env"]):  # before anything is written
+        raise CommandError(f"the endpoint's API key is read from ${fields['api_key_env']}, which is not set "
+                           "(--api-key-env NAME names another variable)")
+    existing = ModelProfile.objects.filter(**{k: v for k, v in fields.items() if k in MATCHED}).order_by("id").first()
     if existing:
         return existing
     base = f"{fields['model']} @ {parsed.netloc}"[:70]

@@ -20,9 +20,10 @@ control character, double quote or backslash. A pattern because llama.cpp's conv
 (which strict JSON refuses); no quote or backslash because llama.cpp and outlines apply a pattern to the
 string as written in JSON, jsonschema and the parser to its value, and only such a class means the
 same in both. Durations are an enum (converters drop integer minimum/maximum). The parser
-(world.rules.actions) still judges every answer. (Checked against llama-cpp-python 0.3.36: see
-tests/test_schema_grammar.py. OpenAI's strict mode wants an object, not an anyOf, at the root:
-not tried here.)
+(world.rules.actions) still judges every answer. (Checked against llama-cpp-python 0.3.36:
+tests/test_schema_grammar.py; against llguidance and outlines-core: tests/test_schema_engines.py.
+OpenAI's strict mode refuses a root anyOf and `const`: world.rules.schema_dialects renders the same
+contract in its dialect.)
 """
 from __future__ import annotations
 

@@ -50,6 +50,9 @@ class Command(BaseCommand):
                             help="concurrency: each call's latency drawn from a lognormal, seeded by the request "
                                  "(40 ticks by default); ahead: the latencies played (lognormal:1000:0.6)")
         parser.add_argument("--repeats", type=int, default=3, help="survey: surveys timed (the best is kept)")
+        parser.add_argument("--provider", choices=["llama-cpp-python"],
+                            help="realmodel: the schema run's profile takes this provider's defaults (its form, "
+                                 "dialect, switches) instead of json_object_schema alone")
         parser.add_argument("--policy", choices=["offline", "fake-server"], default="offline",
                             help="ahead: who answers the traced run's actions (fake-server: bench concurrency's server)")
 
@@ -92,7 +95,8 @@ class Command(BaseCommand):
 
             if ticks < 1 or options["agents"] < 1:
                 raise CommandError("--ticks and --agents must be positive")
-            figures = (realmodel.inner if options["inner"] else realmodel.outer)(ticks, options["agents"])
+            figures = (realmodel.inner if options["inner"] else realmodel.outer)(ticks, options["agents"],
+                                                                                 options["provider"])
             if "skipped" in figures:
                 self.stderr.write(f"bench realmodel skipped: {figures['skipped']}")
         elif which == "web":  # page server times, websocket lag and fan-out
