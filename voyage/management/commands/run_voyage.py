@@ -15,6 +15,7 @@ from voyage.gateway.in_flight import InFlightMeter
 from voyage.management.fork_options import add_fork_options, fork_from_options
 from voyage.gateway.openai_client import GatewayConfigError
 from voyage.gateway.replay import ReplayMissing
+from voyage.health.load import health_line, health_of
 from voyage.management.model_options import (add_model_options, budget_from_options, profile_from_options,
                                              replay_fields, replay_source)
 from voyage.models import Run
@@ -117,9 +118,17 @@ class Command(BaseCommand):
         wall_s = watch.elapsed
         summary = run_summary(run, wall_s)
         summary.update(meter.figures(wall_s, summary["agents"]))
+        summary["model_health"] = self.model_health(run)
         if run.state == Run.PAUSED:  # the budget ran out: advance() paused it and said why
             summary["paused"] = run.pause_reason
             self.stderr.write(f"run {run.pk} paused: {run.pause_reason}")
         else:
             Run.objects.filter(pk=run.pk).update(state=Run.FINISHED)
         self.stdout.write(json.dumps(summary))
+
+    def model_health(self, run: Run) -> dict:
+        """Read from the recorded calls once the run is done (never in a tick); its warnings on stderr too."""
+        line = health_line(health_of(run))
+        for warning in line["warnings"]:
+            self.stderr.write(f"run {run.pk} model health: {warning} (see /runs/{run.pk}/)")
+        return line
