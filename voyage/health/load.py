@@ -66,19 +66,31 @@ def day_of(tick: int) -> int:
     return tick // TICKS_PER_DAY + 1
 
 
-def health_of(run) -> dict:
+def health_of(run, recent: int | None = None) -> dict:
     """The run's figures, each agent's, each day's, the warnings (with calls that show them), and
-    whether the actions came from a script."""
-    judged = verdicts(action_calls([run.pk]).get(run.pk, []))
-    return health_from(judged, name_shape(run.scenario_id), actions_scripted(run))
+    whether the actions came from a script. `recent`: only the run's latest so many action calls
+    (a page shows those: reading every prompt of a long run takes about half a second a day)."""
+    since = 0
+    if recent is not None:
+        from voyage.models import LLMCall
+
+        ids = LLMCall.objects.filter(run=run, purpose="action").order_by("-id").values_list("id", flat=True)
+        since = next(iter(ids[recent:recent + 1]), 0)
+    judged = verdicts(action_calls([run.pk], since_id=since).get(run.pk, []))
+    health = health_from(judged, name_shape(run.scenario_id), actions_scripted(run))
+    health["partial"] = since > 0
+    return health
 
 
 def health_from(judged: list[Verdict], shape, scripted: bool) -> dict:
     figures = summarise(judged, shape)
     by_agent = {a: summarise(g, shape) for a, g in sorted(grouped(judged, lambda v: v.call.agent).items())}
     by_day = {d: summarise(g, shape) for d, g in sorted(grouped(judged, lambda v: day_of(v.call.tick)).items())}
+    by_agent_day = {k: summarise(g, shape) for k, g in
+                    sorted(grouped(judged, lambda v: (v.call.agent, day_of(v.call.tick))).items())}
     found = [] if scripted else warnings_for(judged, figures, by_agent)
-    return {"run": figures, "by_agent": by_agent, "by_day": by_day, "warnings": found, "scripted": scripted,
+    return {"run": figures, "by_agent": by_agent, "by_day": by_day, "by_agent_day": by_agent_day,
+            "warnings": found, "scripted": scripted,
             "note": SCRIPTED if scripted else ""}
 
 

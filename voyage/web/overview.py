@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, render
 
 from voyage.models import Event, LLMCall, Run
 from voyage.web import costs, feed
+from voyage.web.health import run_panel
 from voyage.web.access import staff_required
 from voyage.web.runs import buttons_for
 from voyage.web.shipmap import lay_out, marker_spots
@@ -109,7 +110,7 @@ def overview(request, run_id: int):
         "run": run, "clock": sim_clock(run.tick), "layout": layout, "agents": agents, "items": items,
         "filters": filters, "kinds": kinds, "rooms": sorted(layout.rooms.values(), key=lambda r: r.name),
         "cast": sorted(cast.items(), key=lambda kv: kv[1]["name"]), "usage": usage, "buttons": buttons_for(run.state, run.tick, run.target_ticks), "usage_tables": [("By purpose", usage["by_purpose"]), ("By agent", usage["by_agent"])],
-        "rung_levels": sorted(names.items()),
+        "rung_levels": sorted(names.items()), "model_health": run_panel(run),
         "live": {"run": run.pk, "last_seq": last_seq, "last_call": last_call, "tick": run.tick,
                  "filters": filters, "ship_url": f"/runs/{run.pk}/ship.json", "ws_path": f"/ws/runs/{run.pk}/feed/"},
     })
