@@ -158,6 +158,12 @@ class Run(models.Model):
                        (CACHED_LAYOUT, "cached: a chronological log of recent rows, then what changes every turn "
                                        "(consecutive prompts share all but their tail: provider prefix caching)")]
     context_layout = models.CharField(max_length=8, choices=CONTEXT_LAYOUTS, default=SEED_LAYOUT)
+    profile_routes = models.JSONField(
+        default=dict, blank=True,
+        help_text='model profiles by call group or agent, e.g. {"memory": "strong", "instruments": "strong", '
+                  '"agent:PERSONA_KEY": "strong"}; groups: actions, memory (compaction, eras, dreams, diary, trust, '
+                  'reflection, importance, bulletin), instruments (interviews, surveys); the main profile answers '
+                  'the rest (voyage/gateway/routes.py)')
 
     # Progress: `tick` is the number of committed ticks; it moves in the same transaction as their writes.
     tick = models.PositiveIntegerField(default=0)
@@ -235,6 +241,8 @@ class LLMCall(models.Model):
     cost = models.DecimalField(max_digits=12, decimal_places=6, default=0)
     recalled = models.JSONField(default=list, blank=True,
                                 help_text="ids of the memory rows the context builder recalled into this prompt")
+    profile = models.CharField(max_length=80, blank=True, default="",
+                               help_text="the model profile that answered (empty: the offline policy)")
 
     class Meta:
         db_table = "llm_calls"

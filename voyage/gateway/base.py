@@ -49,6 +49,7 @@ class ModelAnswer:
     latency_ms: float = 0.0
     attempts: int = 1
     cost: float = 0.0
+    profile: str = ""  # the model profile that gave it (gateway/routing.py; empty: the offline policy)
 
     @property
     def failed(self) -> bool:
