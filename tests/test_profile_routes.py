@@ -67,7 +67,7 @@ def expected(call: LLMCall) -> str:
 
 
 @pytest.mark.django_db
-def test_every_call_goes_to_the_profile_its_group_or_agent_names(servers, profiles):
+def test_every_call_goes_to_the_profile_its_group_or_agent_names(servers, profiles, tmp_path):
     cheap_server, strong_server = servers
     run = configure_run("1912", cast=CAST, profile="cheap", ticks=6, profile_routes=ROUTES,
                         schedule=Run.SIMULTANEOUS, reflection_ticks=[2, 4], reflection_cooldown=1)
@@ -105,6 +105,18 @@ def test_every_call_goes_to_the_profile_its_group_or_agent_names(servers, profil
     forked = fork(Run.objects.get(pk=run.pk), 3)
     assert forked.profile_routes == ROUTES
 
+    # an exported fixture keeps the mapping, and each call's profile
+    import gzip
+
+    Run.objects.filter(pk=run.pk).update(state=Run.PAUSED)
+    call_command("export_run", str(run.pk), "-o", str(tmp_path / "run.jsonl.gz"), stdout=io.StringIO())
+    with gzip.open(tmp_path / "run.jsonl.gz", "rt") as f:
+        rows = [json.loads(line) for line in f]
+    [run_row] = [r for r in rows if r["model"] == "voyage.run"]
+    assert run_row["fields"]["profile_routes"] == ROUTES
+    exported = sorted(r["fields"]["profile"] for r in rows if r["model"] == "voyage.llmcall")
+    assert exported == sorted(c.profile for c in calls)
+
 
 @pytest.mark.django_db
 def test_routes_are_checked_when_a_run_is_configured(profiles):
@@ -131,3 +143,36 @@ def test_run_voyage_takes_profile_for_and_reports_usage_by_profile(servers, prof
                       (["--replay", str(run.pk), "--profile-for", "memory=strong"], "--replay")):
         with pytest.raises(CommandError, match=says):
             call_command("run_voyage", "--ticks", "1", *bad, stdout=io.StringIO(), stderr=io.StringIO())
+
+
+@pytest.mark.django_db
+def test_a_study_varies_the_routes_and_the_main_profile(profiles):
+    from voyage.studies.config import StudyError, StudyPlan, create_study
+    from voyage.studies.models import StudyRun
+
+    study = create_study(StudyPlan(name="mixed society", scenario="1912", target_ticks=2, axes={
+        "profile": ["cheap", "strong"], "profile_routes": ["none", "memory=strong;agent:alistair_pym=strong"]}))
+    made = [(m.run.profile.name, m.run.profile_routes) for m in StudyRun.objects.filter(study=study).order_by("position")]
+    mixed = {"memory": "strong", "agent:alistair_pym": "strong"}
+    assert made == [("cheap", {}), ("cheap", mixed), ("strong", {}), ("strong", mixed)]
+    with pytest.raises(StudyError, match="ghost"):
+        create_study(StudyPlan(name="bad", scenario="1912", target_ticks=2,
+                               axes={"profile_routes": ["memory=ghost"]}))
+
+
+@pytest.mark.django_db
+def test_the_api_takes_and_shows_the_routes(profiles):
+    from django.test import Client
+
+    from tests.api_helpers import staff_with_token
+
+    client = Client(headers={"X-API-Key": staff_with_token()[1]})
+    bad = client.post("/api/runs", {"scenario": "1912", "profile": "cheap", "parameters": {
+        "profile_routes": {"memory": "ghost"}}}, content_type="application/json")
+    assert bad.status_code == 422
+    assert any(d["loc"][-1] == "profile_routes" and "ghost" in d["msg"] for d in bad.json()["detail"])
+    made = client.post("/api/runs", {"scenario": "1912", "ticks": 2, "profile": "cheap", "parameters": {
+        "profile_routes": {"memory": "strong", "agent:alistair_pym": "strong"}}}, content_type="application/json")
+    assert made.status_code == 201, made.json()
+    assert made.json()["parameters"]["profile_routes"] == {"memory": "strong", "agent:alistair_pym": "strong"}
+    assert Run.objects.get(pk=made.json()["id"]).profile_routes["memory"] == "strong"

@@ -34,6 +34,12 @@ def test_the_overview_warns_that_the_model_copies_its_example_and_links_to_the_c
     expect(warning).to_contain_text("Most answers copy the example answer")
     expect(warning).to_contain_text("the model's choices are not its own")
     expect(staff_page.locator("#model-health tr[data-figure=example_copy_share] td.num")).to_have_text("1.00")
+    # usage by the profile that answered: one profile here, all the run's calls
+    [(calls, profile)] = site.query("SELECT COUNT(*), MAX(profile) FROM llm_calls WHERE run_id = %s", (run_id,))
+    by_profile = staff_page.locator("h2:has-text('By profile') + table.usage tbody tr")
+    expect(by_profile).to_have_count(1)
+    expect(by_profile.locator("td").nth(0)).to_have_text(profile)
+    expect(by_profile.locator("td").nth(1)).to_have_text(str(calls))
     link = warning.locator("a.health-call").first
     call_id = int(link.get_attribute("href").rstrip("/").rsplit("/", 1)[1])
     link.click()
