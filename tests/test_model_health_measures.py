@@ -68,3 +68,12 @@ def test_a_runs_health_and_its_json_line(run):
     assert line["warnings"] == [] and "script" in line["scripted"]
     key_a = run.agents.order_by("persona__key")[0].persona.key
     assert health["by_agent"][key_a]["example_copy_share"] == round(2 / 3, 4)
+
+
+def test_a_run_whose_actions_a_routed_model_answered_is_judged_as_a_model(run):
+    from voyage.models import ModelProfile
+
+    ModelProfile.objects.create(name="small", kind=ModelProfile.OPENAI, base_url="http://127.0.0.1:9/v1")
+    LLMCall.objects.filter(run=run).update(profile="small")  # the main profile is the offline policy's
+    health = health_of(run)
+    assert not health["scripted"] and health["note"] == ""

@@ -53,10 +53,15 @@ def name_shape(scenario_id: int):
 
 
 def actions_scripted(run) -> bool:
-    """Whether the run's actions came from the offline policy (directly, or replayed from a run that
-    had them from it)."""
-    from voyage.models import ModelProfile
+    """Whether the run's actions came from the offline policy: each action call names the profile
+    that answered it (a replayed call, the one it was recorded with); calls recorded before calls
+    named one follow the run's profile (a replay's, its source's)."""
+    from voyage.models import LLMCall, ModelProfile
 
+    names = set(LLMCall.objects.filter(run=run, purpose="action").order_by().values_list("profile", flat=True)
+                .distinct()) - {""}
+    if names:
+        return not ModelProfile.objects.filter(name__in=names, kind=ModelProfile.OPENAI).exists()
     while run.replay_of_id:
         run = run.replay_of
     return run.profile is None or run.profile.kind == ModelProfile.OFFLINE
