@@ -150,7 +150,7 @@ RUN_SECTIONS = [
                                                        "importance_threshold", "attrition_threshold",
                                                        "fatigue_warning", "fatigue_limit")}),
     ("Model budget and the offline model", {"fields": ("budget_tokens", "budget_cost", "malformed_rate")}),
-    ("Prompt layout", {"fields": ("context_layout",)}),
+    ("Prompt layout", {"fields": ("context_layout", "example_answer")}),
     ("Profiles by call group and agent", {"fields": ("profile_routes",)}),
 ]
 

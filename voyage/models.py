@@ -158,6 +158,12 @@ class Run(models.Model):
                        (CACHED_LAYOUT, "cached: a chronological log of recent rows, then what changes every turn "
                                        "(consecutive prompts share all but their tail: provider prefix caching)")]
     context_layout = models.CharField(max_length=8, choices=CONTEXT_LAYOUTS, default=SEED_LAYOUT)
+    EXAMPLE_ANSWERS = [("rotating", "rotating: a different valid answer per agent and turn, naming what is here "
+                                    "(small models keep the form by it, and copy it)"),
+                       ("neutral", "neutral: the same answer every turn, naming no one (a word to the room)"),
+                       ("none", "none: the allowed actions only, no example")]
+    example_answer = models.CharField(max_length=8, choices=EXAMPLE_ANSWERS, default="rotating",
+                                      help_text="the example answer each action prompt ends with")
     profile_routes = models.JSONField(
         default=dict, blank=True,
         help_text='model profiles by call group or agent, e.g. {"memory": "strong", "instruments": "strong", '

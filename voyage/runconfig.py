@@ -25,7 +25,7 @@ from world.models import Persona, Scenario
 PARAMETERS = ("malformed_rate", "hot_memory_limit", "compaction_memory_count", "compaction_soft_chars",
               "compaction_hard_chars", "reflection_ticks", "reflection_cooldown", "importance_threshold",
               "attrition_threshold", "fatigue_warning", "fatigue_limit", "budget_tokens", "budget_cost",
-              "context_layout", "profile_routes")
+              "context_layout", "profile_routes", "example_answer")
 # Help for each parameter (the admin form shows it; the API may reuse it for its schema).
 PARAMETER_HELP = {
     "malformed_rate": "offline model only: the share of its answers that are deliberately malformed (0–1), "
@@ -49,6 +49,10 @@ PARAMETER_HELP = {
                       "'cached' (what changes every turn last, so consecutive prompts share a long prefix that "
                       "providers can cache); the same content either way. Empty: cached for a real model, "
                       "seed for the offline policy",
+    "example_answer": "the example answer each action prompt ends with: 'rotating' (a different valid answer per "
+                      "agent and turn, naming what is here: the default), 'neutral' (the same answer every turn, "
+                      "naming no one) or 'none' (the allowed actions only); small models copy the example, capable "
+                      "ones may be anchored by it",
     "profile_routes": 'other model profiles for some calls, by name: {"memory": "strong"} (compaction, eras, '
                       'dreams, diary, trust, reflection, importance, bulletin), {"instruments": ...} (interviews, '
                       'surveys), {"actions": ...}, and {"agent:PERSONA_KEY": ...} for that agent\'s actions; the '

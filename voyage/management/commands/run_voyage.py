@@ -37,6 +37,9 @@ def add_run_options(parser) -> None:
     parser.add_argument("--layout", choices=[Run.SEED_LAYOUT, Run.CACHED_LAYOUT],
                         help="context layout of action prompts: seed or cached (prefix-cache friendly); "
                              "default: cached for a real model, seed for the offline policy")
+    parser.add_argument("--example-answer", choices=[c for c, _ in Run.EXAMPLE_ANSWERS], default="rotating",
+                        help="the example answer each action prompt ends with: rotating (default), neutral (names "
+                             "no one) or none")
     parser.add_argument("--malformed-rate", type=float, default=0.0,
                         help="offline model: share of malformed answers, 0-1")
     parser.add_argument("--run", type=int, help="continue this run instead of starting a new one")
@@ -97,7 +100,7 @@ def run_from_options(options) -> Run:
         model["profile_routes"] = routes
     return create_run(scenario, seed=1912 if options["seed"] is None else options["seed"], schedule=options["schedule"],
                       target_ticks=target_from(options, TICKS_PER_DAY), malformed_rate=options["malformed_rate"],
-                      context_layout=options["layout"], **model)
+                      context_layout=options["layout"], example_answer=options["example_answer"], **model)
 
 
 class Command(BaseCommand):
