@@ -4,10 +4,11 @@ actions it allowed.
 """
 from __future__ import annotations
 
+import json
 import zlib
 from functools import partial
 
-from voyage.gateway.prompts import decompress_messages
+from voyage.gateway.prompts import decompress_raw
 from voyage.health.answers import GUIDE_START, ActionCall, allowed_in, example_in, reason_shape
 from voyage.health.shares import Verdict, grouped, summarise, verdicts
 from voyage.health.warnings import SCRIPTED, warnings_for
@@ -34,13 +35,20 @@ def action_calls(run_ids, since_id: int = 0) -> dict[int, list[ActionCall]]:
 
 
 def last_message(blob) -> str:
-    """The text of a stored prompt's last message ("" for a prompt that cannot be read back)."""
+    """The guide lines closing a stored action prompt ("" for a prompt without them, or one that
+    cannot be read back). Only the end of the prompt is decoded from JSON: the guide starts a line of
+    the last message, whose string ends the stored list (compact JSON: ...guide..."}])."""
     try:
-        messages = decompress_messages(bytes(blob))
-    except (zlib.error, ValueError):
+        data = decompress_raw(bytes(blob))
+    except zlib.error:
         return ""
-    last = messages[-1].get("content", "") if messages else ""
-    return last[last.rfind(GUIDE_START):] if GUIDE_START in last else ""  # the guide closes the turn
+    start, end = data.rfind(GUIDE_START.encode()), data.rfind(b'"}')
+    if start < 0 or end < start:
+        return ""
+    try:
+        return json.loads(b'"' + data[start:end] + b'"')
+    except ValueError:
+        return ""
 
 
 def name_shape(scenario_id: int):
