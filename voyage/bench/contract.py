@@ -16,7 +16,7 @@ import json
 import re
 from collections import Counter
 
-from voyage.health.answers import copies_example, reason_shape  # noqa: F401  (shared with model health)
+from voyage.health.answers import EXAMPLE, copies_example, reason_shape  # noqa: F401  (shared with model health)
 
 IDENTITY = "Your state of mind"  # where the rules end in an action prompt's system message (memories.identity)
 NO_LONGER_HERE = "no longer here"  # the reason a tick-start snapshot cannot prevent (simultaneous)
