@@ -176,3 +176,14 @@ def test_the_api_takes_and_shows_the_routes(profiles):
     assert made.status_code == 201, made.json()
     assert made.json()["parameters"]["profile_routes"] == {"memory": "strong", "agent:alistair_pym": "strong"}
     assert Run.objects.get(pk=made.json()["id"]).profile_routes["memory"] == "strong"
+
+
+@pytest.mark.django_db
+def test_the_routes_of_a_run_not_yet_started_may_change_and_are_checked(profiles):
+    from voyage.runconfig import update_run_params
+
+    run = configure_run("1912", cast=CAST, profile="cheap", ticks=2)
+    with pytest.raises(ValidationError, match="no agent 'zed'"):
+        update_run_params(run, profile_routes={"agent:zed": "strong"})
+    assert update_run_params(run, profile_routes={"memory": "strong"}).profile_routes == {"memory": "strong"}
+    assert Run.objects.get(pk=run.pk).profile_routes == {"memory": "strong"}

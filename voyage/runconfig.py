@@ -317,6 +317,13 @@ def check_update(run: Run, **changes) -> Run:
             changes["profile"] = _profile(changes["profile"])
         except ValidationError as exc:
             errors.update(exc.message_dict)
+    if changes.get("profile_routes") is None and "profile_routes" in changes:
+        changes["profile_routes"] = {}
+    if changes.get("profile_routes"):
+        cast = set(current.agents.values_list("persona__key", flat=True))
+        names = set(ModelProfile.objects.values_list("name", flat=True))
+        if problems := route_problems(changes["profile_routes"], cast, names):
+            errors["profile_routes"] = "; ".join(problems)
     _raise(errors)
     for key, value in changes.items():
         setattr(current, key, value)
