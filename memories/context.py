@@ -150,8 +150,8 @@ def action_messages(world, agent, situation: Situation, tick: int, cues: frozens
         system += "\n\n" + past
     now = [recalled_text(world, agent, situation, tick, log), time_text(world, agent, tick), render_situation(situation)]
     now += [cue_text(world, c) for c in sorted(cues)]
-    close = [turn_guide(situation, allowed,
-                        key=f"{agent.persona.key}:{tick}"), ANSWER_NOW]
+    close = [turn_guide(situation, allowed, key=f"{agent.persona.key}:{tick}", example=world.run.example_answer),
+             ANSWER_NOW]
     if cached:
         user = [log_text(log, log_dreams)] + now + close
     else:

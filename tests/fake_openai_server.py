@@ -16,6 +16,8 @@ json_schema: HTTP 500 with a pydantic literal_error naming response_format.
 
 Actions are answered with a simple valid action read off the prompt (speak to the room, or examine
 an item listed in it), each taking one tick, so a run progresses and every agent acts every tick.
+With `copy_example` (`--copy-example`) they are the turn's example answer, key for key, as
+SmolLM2-135M answers.
 
 Run it standalone (the benchmark does, to keep the server off the engine's GIL):
     python tests/fake_openai_server.py --latency-ms 200      # prints the base URL, then serves
@@ -65,6 +67,12 @@ def simple_action(messages: list[dict]) -> dict:
         names = [person_named(shown) for shown in people.group(1).split("; ")]
         return _action("communicate", names[roll % len(names)], "normal", "Good day to you.", "Be friendly.")
     return _action("communicate", None, "normal", "Good day to you all.", "Keep talking; seem at ease.")
+
+
+def example_in(messages: list[dict]) -> dict | None:
+    """The example answer the turn's guide shows (world.rules.prompt_text.turn_guide), if any."""
+    found = re.search(r"^An example of the form[^{]*(\{.*\})$", messages[-1]["content"] if messages else "", re.M)
+    return json.loads(found.group(1)) if found else None
 
 
 def parse_latency(spec: str) -> tuple[float, float]:
@@ -135,12 +143,14 @@ class FakeOpenAI:
 
     def __init__(self, latency_ms: float = 0, fault_rate: float = 0.0, faults=ALL_FAULTS, seed: int = 0,
                  retry_after: str = "0", hang_s: float = 2.0, host: str = "127.0.0.1", port: int = 0,
-                 fault_for=None, refuse_forms=(), lognormal: tuple[float, float] | None = None):
+                 fault_for=None, refuse_forms=(), lognormal: tuple[float, float] | None = None,
+                 copy_example: bool = False):
         self.latency_s = latency_ms / 1000
         self.lognormal = lognormal  # (median_ms, sigma): each request's latency drawn by its content
         self.refuse_forms = tuple(refuse_forms)  # voyage.gateway.structured forms answered with an error
         self.fault_for = fault_for  # optional: body -> the fault to inject into that request (or None)
         self.fault_rate = fault_rate
+        self.copy_example = copy_example  # answer each action with the turn's example answer, as a small model does
         self.faults = tuple(faults)
         self.retry_after = retry_after
         self.hang_s = hang_s
@@ -289,6 +299,8 @@ class FakeOpenAI:
         if not wants_json(body):
             return prose(body)
         action = simple_action(body.get("messages", []))
+        if self.copy_example and (example := example_in(body.get("messages", []))):
+            action = example
         if fault == "not_json":
             return "I think I shall take a turn about the deck."
         if fault == "missing_key":
@@ -309,12 +321,14 @@ def main(argv=None) -> None:
     parser.add_argument("--latency", help="lognormal:MEDIAN_MS:SIGMA, drawn per request by its content")
     parser.add_argument("--fault-rate", type=float, default=0.0)
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--copy-example", action="store_true", help="answer each action with the turn's example")
     args = parser.parse_args(argv)
     try:
         lognormal = parse_latency(args.latency) if args.latency else None
     except ValueError as exc:
         parser.error(str(exc))
-    server = FakeOpenAI(latency_ms=args.latency_ms, fault_rate=args.fault_rate, port=args.port, lognormal=lognormal)
+    server = FakeOpenAI(latency_ms=args.latency_ms, fault_rate=args.fault_rate, port=args.port, lognormal=lognormal,
+                        copy_example=args.copy_example)
     print(server.base_url, flush=True)
     try:
         server.httpd.serve_forever()

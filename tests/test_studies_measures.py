@@ -132,7 +132,11 @@ def test_wall_time_is_the_runs_and_repeated_on_each_day(log):
 def test_every_registered_measure_has_a_column_and_a_test():
     tested = {"agents_rung", "first_tick_rung", "deaths", "action_fail_rate", "words", "speech_target_only_share",
               "trust_mean", "trust_suspect_share", "trust_polarisation", "written", "calls", "tokens", "cost",
-              "retries", "wall_s", "survey"}  # survey: tests/test_study_surveys.py
+              "retries", "wall_s",
+              # the model-health measures: tests/test_model_health_measures.py
+              "example_copy_share", "repeat_share", "distinct_dialogue_share", "action_fail_reasons",
+              "action_evenness",
+              "survey"}  # survey: tests/test_study_surveys.py
     assert set(REGISTRY) == tested, "a new measure needs a test here"
 
 

@@ -177,7 +177,8 @@ RUN_SECTIONS = [
                                                        "importance_threshold", "attrition_threshold",
                                                        "fatigue_warning", "fatigue_limit")}),
     ("Model budget and the offline model", {"fields": ("budget_tokens", "budget_cost", "malformed_rate")}),
-    ("Prompt layout", {"fields": ("context_layout",)}),
+    ("Prompt layout", {"fields": ("context_layout", "example_answer")}),
+    ("Profiles by call group and agent", {"fields": ("profile_routes",)}),
 ]
 
 
@@ -261,7 +262,8 @@ class RunAdmin(admin.ModelAdmin):
         if obj is None or obj.pk is None:
             return "-"
         totals = usage_totals(obj)
-        rows = [("all", totals["run"])] + list(totals["by_purpose"].items())
+        rows = [("all", totals["run"])] + list(totals["by_purpose"].items()) + \
+            [(f"profile {name}", t) for name, t in totals["by_profile"].items()]
         return format_html_join("", "<div>{}: {} calls, {} tokens ({} reasoning, {} cached), cost {}, {} retries, "
                                 "{} unanswered</div>",
                                 ((name, t["calls"], t["tokens"], t["reasoning_tokens"], t["cached_tokens"], t["cost"],

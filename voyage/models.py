@@ -182,6 +182,18 @@ class Run(models.Model):
                        (CACHED_LAYOUT, "cached: a chronological log of recent rows, then what changes every turn "
                                        "(consecutive prompts share all but their tail: provider prefix caching)")]
     context_layout = models.CharField(max_length=8, choices=CONTEXT_LAYOUTS, default=SEED_LAYOUT)
+    EXAMPLE_ANSWERS = [("rotating", "rotating: a different valid answer per agent and turn, naming what is here "
+                                    "(small models keep the form by it, and copy it)"),
+                       ("neutral", "neutral: the same answer every turn, naming no one (a word to the room)"),
+                       ("none", "none: the allowed actions only, no example")]
+    example_answer = models.CharField(max_length=8, choices=EXAMPLE_ANSWERS, default="rotating",
+                                      help_text="the example answer each action prompt ends with")
+    profile_routes = models.JSONField(
+        default=dict, blank=True,
+        help_text='model profiles by call group or agent, e.g. {"memory": "strong", "instruments": "strong", '
+                  '"agent:PERSONA_KEY": "strong"}; groups: actions, memory (compaction, eras, dreams, diary, trust, '
+                  'reflection, importance, bulletin), instruments (interviews, surveys); the main profile answers '
+                  'the rest (voyage/gateway/routes.py)')
 
     # Progress: `tick` is the number of committed ticks; it moves in the same transaction as their writes.
     tick = models.PositiveIntegerField(default=0)
@@ -259,6 +271,8 @@ class LLMCall(models.Model):
     cost = models.DecimalField(max_digits=12, decimal_places=6, default=0)
     recalled = models.JSONField(default=list, blank=True,
                                 help_text="ids of the memory rows the context builder recalled into this prompt")
+    profile = models.CharField(max_length=80, blank=True, default="",
+                               help_text="the model profile that answered (empty: the offline policy)")
 
     class Meta:
         db_table = "llm_calls"

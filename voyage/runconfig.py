@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from world.time import TICKS_PER_DAY
+from voyage.gateway.routes import route_problems
 from voyage.models import ModelProfile, Run
 from world.models import Persona, Scenario
 
@@ -24,7 +25,7 @@ from world.models import Persona, Scenario
 PARAMETERS = ("malformed_rate", "hot_memory_limit", "compaction_memory_count", "compaction_soft_chars",
               "compaction_hard_chars", "reflection_ticks", "reflection_cooldown", "importance_threshold",
               "attrition_threshold", "fatigue_warning", "fatigue_limit", "budget_tokens", "budget_cost",
-              "context_layout")
+              "context_layout", "profile_routes", "example_answer")
 # Help for each parameter (the admin form shows it; the API may reuse it for its schema).
 PARAMETER_HELP = {
     "malformed_rate": "offline model only: the share of its answers that are deliberately malformed (0–1), "
@@ -48,6 +49,14 @@ PARAMETER_HELP = {
                       "'cached' (what changes every turn last, so consecutive prompts share a long prefix that "
                       "providers can cache); the same content either way. Empty: cached for a real model, "
                       "seed for the offline policy",
+    "example_answer": "the example answer each action prompt ends with: 'rotating' (a different valid answer per "
+                      "agent and turn, naming what is here: the default), 'neutral' (the same answer every turn, "
+                      "naming no one) or 'none' (the allowed actions only); small models copy the example, capable "
+                      "ones may be anchored by it",
+    "profile_routes": 'other model profiles for some calls, by name: {"memory": "strong"} (compaction, eras, '
+                      'dreams, diary, trust, reflection, importance, bulletin), {"instruments": ...} (interviews, '
+                      'surveys), {"actions": ...}, and {"agent:PERSONA_KEY": ...} for that agent\'s actions; the '
+                      "main profile answers every call not named. Empty: the main profile answers all",
 }
 # What a started run may still change, and only upwards.
 GROWABLE = ("target_ticks", "budget_tokens", "budget_cost")
@@ -72,6 +81,8 @@ def rule_errors(values: dict) -> dict[str, str]:
     target = values.get("target_ticks")
     if target is not None and target <= 0:
         errors["target_ticks"] = "a run needs a length of at least one tick"
+    if values.get("profile_routes") and (problems := route_problems(values["profile_routes"])):
+        errors["profile_routes"] = "; ".join(problems)
     rate = values.get("malformed_rate")
     if rate is not None and not 0 <= rate <= 1:
         errors["malformed_rate"] = "a share between 0 and 1"
@@ -91,8 +102,13 @@ def reflection_ticks_problem(ticks) -> str | None:
     return None
 
 
-def profile_warnings(profile: ModelProfile | None) -> list[str]:
+def profile_warnings(profile: ModelProfile | None, routes: dict | None = None) -> list[str]:
     """Warnings, not errors: the process that runs the run (the worker) may have what this one lacks."""
+    routed = ModelProfile.objects.filter(name__in=set((routes or {}).values())).exclude(pk=getattr(profile, "pk", None))
+    return [w for p in [profile, *routed.order_by("name")] for w in _key_warning(p)]
+
+
+def _key_warning(profile: ModelProfile | None) -> list[str]:
     if profile and profile.kind == ModelProfile.OPENAI and profile.api_key_env \
             and not os.environ.get(profile.api_key_env):
         return [f"model profile {profile.name!r} reads its API key from ${profile.api_key_env}, which is not set "
@@ -175,7 +191,7 @@ def check_config(scenario, *, cast=None, profile=None, schedule: str = Run.SEQUE
                  **params) -> list[str]:
     """configure_run's checks without writing: raises its ValidationError, or returns its warnings."""
     run, _, _ = _validated(scenario, cast, profile, schedule, seed, ticks, days, name, replay_of, params)
-    return profile_warnings(run.profile)
+    return profile_warnings(run.profile, run.profile_routes)
 
 
 def configure_run(scenario, *, cast=None, profile=None, schedule: str = Run.SEQUENTIAL, seed: int = 1912,
@@ -194,7 +210,7 @@ def configure_run(scenario, *, cast=None, profile=None, schedule: str = Run.SEQU
     fields = {f: getattr(run, f) for f in PARAMETERS}
     created = create_run(run.scenario, personas=personas, seed=run.seed, schedule=run.schedule, target_ticks=target,
                          name=run.name, profile=run.profile, replay_of=replay_of, **fields)
-    created.warnings = profile_warnings(created.profile)
+    created.warnings = profile_warnings(created.profile, created.profile_routes)
     return created
 
 
@@ -218,6 +234,8 @@ def _validated(scenario, cast, profile, schedule, seed, ticks, days, name, repla
     target, length_errors = _length(ticks, days)
     errors.update(length_errors)
     known = {k: v for k, v in params.items() if k in PARAMETERS}
+    if known.get("profile_routes") is None:  # none given (a blank form field): every call to the main profile
+        known["profile_routes"] = {}
     if not known.get("context_layout"):  # none chosen: the one the run's model calls for
         known["context_layout"] = Run.layout_for(profile)
     run = Run(scenario=scenario, profile=profile, schedule=schedule, seed=seed, name=name or "",
@@ -227,6 +245,10 @@ def _validated(scenario, cast, profile, schedule, seed, ticks, days, name, repla
     values = {f: getattr(run, f) for f in CONFIG_FIELDS if f not in ("scenario", "profile", "target_ticks")}
     for key, message in rule_errors(values).items():  # the length was checked above, under its own name
         errors.setdefault(key, message)
+    if run.profile_routes and "profile_routes" not in errors and not cast_errors:
+        names = set(ModelProfile.objects.values_list("name", flat=True))
+        if problems := route_problems(run.profile_routes, {p.key for p in personas}, names):
+            errors["profile_routes"] = "; ".join(problems)
     _raise(errors)
     return run, personas, target
 
@@ -295,6 +317,13 @@ def check_update(run: Run, **changes) -> Run:
             changes["profile"] = _profile(changes["profile"])
         except ValidationError as exc:
             errors.update(exc.message_dict)
+    if changes.get("profile_routes") is None and "profile_routes" in changes:
+        changes["profile_routes"] = {}
+    if changes.get("profile_routes"):
+        cast = set(current.agents.values_list("persona__key", flat=True))
+        names = set(ModelProfile.objects.values_list("name", flat=True))
+        if problems := route_problems(changes["profile_routes"], cast, names):
+            errors["profile_routes"] = "; ".join(problems)
     _raise(errors)
     for key, value in changes.items():
         setattr(current, key, value)

@@ -58,11 +58,22 @@ def usage_summary(run) -> dict:
     return {k: totals[k] for k in SUMMARY}
 
 
+OFFLINE = "(offline policy)"  # how the calls of no profile are listed
+
+
+def usage_by_profile(run) -> dict:
+    """{profile name: totals} over the run's calls, by the profile that answered each; they add up to
+    the run's totals."""
+    rows = LLMCall.objects.filter(run=run).order_by().values("profile").annotate(**TOTALS)
+    return dict(sorted((row["profile"] or OFFLINE, _clean(row)) for row in rows))
+
+
 def usage_totals(run) -> dict:
-    """{"run": {...}, "by_purpose": {purpose: {...}}, "by_agent": {persona key: {...}}}."""
+    """{"run": {...}, "by_purpose": {purpose: {...}}, "by_agent": {persona key: {...}},
+    "by_profile": {profile name: {...}}}."""
     calls = LLMCall.objects.filter(run=run).order_by()
     by_purpose = {row["purpose"]: _clean(row) for row in calls.values("purpose").annotate(**TOTALS)}
     by_agent = {row["agent__persona__key"] or "(shared)": _clean(row)
                 for row in calls.values("agent__persona__key").annotate(**TOTALS)}
     return {"run": run_totals(run), "by_purpose": dict(sorted(by_purpose.items())),
-            "by_agent": dict(sorted(by_agent.items()))}
+            "by_agent": dict(sorted(by_agent.items())), "by_profile": usage_by_profile(run)}

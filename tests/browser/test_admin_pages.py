@@ -2,6 +2,7 @@
 on a real worker, seen advancing, paused, resumed and cloned; a bad value refused at its field; a
 broken scenario file refused with its key path; a model profile's endpoint tested form by form. Checked
 against the database each time."""
+import json
 import time
 
 from playwright.sync_api import expect
@@ -245,3 +246,22 @@ def test_staff_reads_edits_and_is_refused_a_bad_voice_text_and_a_used_scenario_s
     expect(page.locator(".field-voice__nightfall_event")).to_contain_text("the house sleeps under the snow until {time}")
     expect(page.locator(".field-voice__nightfall_event")).to_contain_text("the public event of nightfall")
     expect(page.locator("input[name=_continue]")).to_have_count(0)
+
+
+def test_staff_routes_memory_work_to_another_profile_and_a_bad_route_is_refused_at_its_field(staff_page, site):
+    page = staff_page
+    for name in ("offline for the browser", "strong for memory"):
+        if not site.query("SELECT 1 FROM voyage_modelprofile WHERE name = %s", (name,)):
+            manage(site.env, "shell", "-c", "from voyage.models import ModelProfile; "
+                                            f"ModelProfile.objects.create(name={name!r})")
+    runs = count(site, "voyage_run")
+    fill_run_form(page)
+    page.fill("#id_profile_routes", '{"memory": "no such profile"}')
+    page.click("input[name=_save]")
+    expect(page.locator(".field-profile_routes .errorlist")).to_contain_text("there is no model profile 'no such profile'")
+    assert count(site, "voyage_run") == runs
+    page.fill("#id_profile_routes", '{"memory": "strong for memory"}')
+    page.click("input[name=_save]")
+    expect(page.locator(".messagelist")).to_contain_text("is ready to start")
+    [(routes,)] = site.query("SELECT profile_routes FROM voyage_run ORDER BY id DESC LIMIT 1")
+    assert json.loads(routes) == {"memory": "strong for memory"}

@@ -69,6 +69,10 @@ class Parameters(Body):
     budget_tokens: Optional[int] = Field(None, ge=1, le=2**62)
     budget_cost: Optional[float] = Field(None, gt=0, le=10**7)
     context_layout: Optional[Literal["seed", "cached"]] = None
+    example_answer: Optional[Literal["rotating", "neutral", "none"]] = None
+    profile_routes: Optional[dict[str, str]] = Field(
+        None, description='model profiles by call group or agent: {"memory": NAME, "instruments": NAME, '
+                          '"actions": NAME, "agent:PERSONA_KEY": NAME}; the main profile answers the rest')
 
 
 class RunIn(Body):

@@ -16,21 +16,12 @@ import json
 import re
 from collections import Counter
 
+from voyage.health.answers import EXAMPLE, copies_example, reason_shape  # noqa: F401  (shared with model health)
+
 IDENTITY = "Your state of mind"  # where the rules end in an action prompt's system message (memories.identity)
 NO_LONGER_HERE = "no longer here"  # the reason a tick-start snapshot cannot prevent (simultaneous)
 COPY_RUN = 24  # characters of dialogue found verbatim in the rules or guide: a copy, not a coincidence
 GUIDE = re.compile(r"^(Actions you may take now|An example of the form).*$", re.M)
-EXAMPLE = re.compile(r"^An example of the form[^{]*(\{.*\})$", re.M)
-
-
-def reason_shape(reason: str, people=(), items=(), rooms=()) -> str:
-    shape = re.sub(r"\(got .*\)$", "(got <value>)", reason)
-    shape = re.sub(r"someone \(unknown \d+\)", "<person>", shape)
-    shape = re.sub(r"indistinct object \d+", "<item>", shape)
-    for names, placeholder in ((people, "<person>"), (items, "<item>"), (rooms, "<room>")):
-        for name in sorted(names, key=len, reverse=True):
-            shape = shape.replace(name, placeholder)
-    return re.sub(r"unknown target '[^']*'", "unknown target '<target>'", shape)
 
 
 def fail_reasons(calls, people=(), items=(), rooms=()) -> dict[str, int]:
@@ -74,16 +65,6 @@ def parroted_share(calls) -> float:
         return 0.0
     copied = sum(copies_rules(dialogue_of(c.raw_answer), c.prompt) for c in answered)
     return round(copied / len(answered), 4)
-
-
-def copies_example(raw: str, messages: list[dict]) -> bool:
-    found = EXAMPLE.search(messages[-1]["content"]) if messages else None
-    if not found:
-        return False
-    try:
-        return json.loads(raw, strict=False) == json.loads(found.group(1))
-    except (ValueError, RecursionError):
-        return False
 
 
 def example_share(calls) -> float:

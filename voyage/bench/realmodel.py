@@ -29,6 +29,7 @@ from django.db.models import Avg, Count, Q, Sum
 from voyage.bench.contract import NO_LONGER_HERE, action_mix, example_share, fail_reasons, parroted_share
 from voyage.bench.llama_server import MODEL_NAME, ServerUnavailable, llama_server
 from voyage.engine.runner import advance, create_run
+from voyage.health.load import health_line, health_of
 from voyage.models import LLMCall, ModelProfile, Run
 from world.models import Persona, Prop, Room, Scenario
 
@@ -143,4 +144,7 @@ def totals(runs: dict[str, Run]) -> dict:
         "cached_tokens": agg["cached"] or 0,
         "s_per_call": round((agg["latency"] or 0) / 1000, 2),
         "unanswered": calls.filter(answered=False).count(),
+        # what the run itself reports of its model (voyage/health): the copying, and its warnings
+        "model_health_schema": health_line(health_of(runs["schema"])),
+        "model_health_plain": health_line(health_of(runs["plain"])),
     }

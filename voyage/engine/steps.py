@@ -98,8 +98,8 @@ def travel_or_collapse(world: RunWorld, w: TickWriter, a: AgentState) -> bool:
 
 def action_request(world: RunWorld, a: AgentState, tick: int, *, schema: bool = True, dialect: str = BRANCHES):
     """The situation and the action call for an agent now. `schema`: build the call's JSON schema
-    (only endpoints that take one need it: Gateway.takes_schema), in the schema `dialect` the
-    endpoint enforces (Gateway.schema_dialect: world.rules.schema_dialects)."""
+    (only endpoints that take one need it), in the schema `dialect` the endpoint enforces: both
+    from Gateway.action_shape, which asks the endpoint this agent's actions go to."""
     situation = world.situation(a)
     cues = cues_for(world, a, tick)
     hints = ActionHints(
@@ -134,8 +134,8 @@ def act_sequentially(world: RunWorld, w: TickWriter, gateway: Gateway, order: li
         if travel_or_collapse(world, w, a):
             continue
         check_before_action(world, w, a, gateway)  # compaction: soft queues a job, hard compacts now
-        situation, request = action_request(world, a, w.tick, schema=gateway.takes_schema,
-                                             dialect=gateway.schema_dialect)
+        takes_schema, dialect = gateway.action_shape(a.persona.key)
+        situation, request = action_request(world, a, w.tick, schema=takes_schema, dialect=dialect)
         settle(world, w, a, situation, request, gateway.complete(request))
 
 
@@ -151,8 +151,8 @@ def act_simultaneously(world: RunWorld, w: TickWriter, gateway: Gateway, order: 
         check_before_action(world, w, a, gateway)  # compaction: soft queues a job, hard compacts now
     asked = {}
     for a in deciding:  # every prompt is built before anything resolves: the tick-start snapshot
-        situation, request = action_request(world, a, w.tick, schema=gateway.takes_schema,
-                                             dialect=gateway.schema_dialect)
+        takes_schema, dialect = gateway.action_shape(a.persona.key)
+        situation, request = action_request(world, a, w.tick, schema=takes_schema, dialect=dialect)
         asked[a.id] = (situation, request, gateway.start(request))
     for aid in order:
         a = world.agents[aid]

@@ -51,6 +51,7 @@ class ModelAnswer:
     latency_ms: float = 0.0
     attempts: int = 1
     cost: float = 0.0
+    profile: str = ""  # the model profile that gave it (gateway/routing.py; empty: the offline policy)
 
     @property
     def failed(self) -> bool:
@@ -78,6 +79,12 @@ class Gateway(ABC):
     name = "gateway"
     takes_schema = False  # whether it sends a request's JSON schema (the engine builds none otherwise)
     schema_dialect = "anyof"  # which JSON-schema dialect it sends (world.rules.schema_dialects)
+
+    def action_shape(self, agent_key: str | None) -> tuple[bool, str]:
+        """For this agent's action call: whether it carries a schema, and in which dialect. One
+        endpoint answers every agent alike; a run on several profiles asks the one that agent's
+        actions go to (routing.py)."""
+        return self.takes_schema, self.schema_dialect
 
     @abstractmethod
     def complete(self, request: ModelRequest) -> ModelAnswer: ...

@@ -50,6 +50,9 @@ class InFlightMeter(Gateway):
     def schema_dialect(self) -> str:
         return self.inner.schema_dialect
 
+    def action_shape(self, agent_key: str | None) -> tuple[bool, str]:
+        return self.inner.action_shape(agent_key)
+
     def __getattr__(self, attr):  # anything else an implementation offers (its config, ...)
         if attr == "inner":
             raise AttributeError(attr)

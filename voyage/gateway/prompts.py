@@ -31,9 +31,14 @@ def _dictionary(blob: bytes) -> bytes:
     return _ZDICT
 
 
-def decompress_messages(blob: bytes) -> list[dict]:
+def decompress_raw(blob: bytes) -> bytes:
+    """The stored JSON of the messages, not yet decoded (a reader that needs only part of it)."""
     d = zlib.decompressobj(zdict=_dictionary(blob))
-    return json.loads(d.decompress(blob) + d.flush())
+    return d.decompress(blob) + d.flush()
+
+
+def decompress_messages(blob: bytes) -> list[dict]:
+    return json.loads(decompress_raw(blob))
 
 
 def prompt_text(messages: list[dict]) -> str:

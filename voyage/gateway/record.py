@@ -18,4 +18,5 @@ def call_record(run_id: int, request: ModelRequest, answer: ModelAnswer, outcome
         prompt_tokens=answer.prompt_tokens, completion_tokens=answer.completion_tokens,
         reasoning_tokens=answer.reasoning_tokens, cached_tokens=answer.cached_tokens, latency_ms=answer.latency_ms,
         attempts=answer.attempts, cost=answer.cost, recalled=list(request.recalled),
+        profile=answer.profile,
     )

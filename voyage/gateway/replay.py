@@ -62,9 +62,9 @@ class ReplayGateway(Gateway):
                                        tick__lt=(index + 1) * self.window)
                 .order_by("id")
                 .values_list("tick", "agent__persona__key", "purpose", "raw_answer", "answered", "error",
-                             "prompt_tokens", "completion_tokens", "reasoning_tokens", "cached_tokens"))
-        for tick_, agent_key, purpose, raw, answered, error, p, c, r, cached in rows.iterator(chunk_size=2000):
+                             "prompt_tokens", "completion_tokens", "reasoning_tokens", "cached_tokens", "profile"))
+        for tick_, agent_key, purpose, raw, answered, error, p, c, r, cached, profile in rows.iterator(chunk_size=2000):
             # Tokens are the recorded ones (what the answer took to produce); nothing was paid for it now.
             self._answers[(tick_, agent_key, purpose)].append(ModelAnswer(
                 text=raw if answered else None, error=error, prompt_tokens=p, completion_tokens=c,
-                reasoning_tokens=r, cached_tokens=cached, attempts=1, cost=0.0))
+                reasoning_tokens=r, cached_tokens=cached, attempts=1, cost=0.0, profile=profile))

@@ -52,10 +52,16 @@ def clean_tick(run: Run, tick) -> int:
 
 
 def interview_gateway(run: Run):
-    """The run's own model. A replay answers from recorded calls, and no call recorded an interview:
-    a replay (or a fork still replaying) is asked through its model profile instead."""
-    return gateway_for(SimpleNamespace(replay_of_id=None, profile=run.profile, seed=run.seed, malformed_rate=0.0,
-                                       scenario=run.scenario))
+    """The run's model for instruments (its `instruments` profile route, or its main profile). A
+    replay answers from recorded calls, and no call recorded an interview: a replay (or a fork still
+    replaying) is asked through its model profile instead."""
+    from voyage.gateway.factory import routed_profiles
+    from voyage.gateway.routes import profile_for
+
+    name = profile_for(run.profile_routes or {}, INTERVIEW, None)
+    profile = routed_profiles({"instruments": name})[name] if name else run.profile
+    return gateway_for(SimpleNamespace(replay_of_id=None, profile=profile, profile_routes={}, seed=run.seed,
+                                       malformed_rate=0.0, scenario=run.scenario))
 
 
 def ask(run: Run, agent: AgentState, question: str, tick=None, *, asked_by=None, gateway=None) -> Interview:

@@ -14,6 +14,7 @@ from urllib.parse import urlparse
 from django.core.management.base import CommandError
 
 from voyage.gateway import providers
+from voyage.gateway.routes import parse_route, route_problems
 from voyage.models import ENV_NAME, ModelProfile, Run
 
 ONE_OFF = ("model", "api_key_env", "timeout", "concurrency", "structured_output")
@@ -32,6 +33,10 @@ def add_model_options(parser) -> None:
     group.add_argument("--provider", choices=providers.NAMES,
                        help="a one-off endpoint of this provider: its base URL (unless --base-url), structured-output "
                             "form and schema dialect, reasoning switches and request body (docs/providers.md)")
+    group.add_argument("--profile-for", action="append", metavar="GROUP=NAME",
+                       help="another profile for a group of calls: actions=NAME, memory=NAME (compaction, eras, "
+                            "dreams, diary, trust, reflection, importance, bulletin), instruments=NAME (interviews, "
+                            "surveys), or agent:PERSONA_KEY=NAME for that agent's actions; repeatable")
     group.add_argument("--base-url", metavar="URL", help="a one-off OpenAI-compatible endpoint, e.g. "
                                                          "https://openrouter.ai/api/v1")
     group.add_argument("--model", metavar="NAME", help="with --base-url (default google/gemma-4-31b-it)")
@@ -75,6 +80,31 @@ def profile_from_options(options) -> ModelProfile | None:
     if profile.kind == ModelProfile.OPENAI and profile.api_key_env and not os.environ.get(profile.api_key_env):
         raise CommandError(f"profile {profile.name!r} reads its API key from ${profile.api_key_env}, which is not set")
     return profile
+
+
+def routes_from_options(options, agent_keys=None) -> dict:
+    """The run's profile routes from the --profile-for options ({} when none is given)."""
+    given = options.get("profile_for") or []
+    if not given:
+        return {}
+    if options.get("replay"):
+        raise CommandError("--replay takes every answer from the recorded run: it uses no --profile-for")
+    routes = {}
+    for text in given:
+        try:
+            key, name = parse_route(text)
+        except ValueError as exc:
+            raise CommandError(f"--profile-for {exc}") from None
+        routes[key] = name
+    names = set(ModelProfile.objects.values_list("name", flat=True))
+    problems = route_problems(routes, agent_keys, names)
+    if problems:
+        raise CommandError("--profile-for: " + "; ".join(problems) + f" (defined profiles: "
+                           f"{', '.join(sorted(names)) or 'none'})")
+    for profile in ModelProfile.objects.filter(name__in=set(routes.values())):
+        if profile.kind == ModelProfile.OPENAI and profile.api_key_env and not os.environ.get(profile.api_key_env):
+            raise CommandError(f"profile {profile.name!r} reads its API key from ${profile.api_key_env}, which is not set")
+    return routes
 
 
 def one_off_profile(options) -> ModelProfile:

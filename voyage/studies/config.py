@@ -13,6 +13,7 @@ from decimal import Decimal, InvalidOperation
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+from voyage.gateway.routes import parse_routes
 from voyage.models import ModelProfile, Run
 from voyage.runconfig import PARAMETERS, configure_run
 from voyage.studies.arms import INTERVENTION, NO_INTERVENTION, ArmError, base_key, check_axis, fork_tick
@@ -21,6 +22,7 @@ from voyage.studies.models import Study, StudyRun
 from voyage.studies.study_surveys import StudySurveyError, check_surveys
 from world.models import Scenario
 
+ROUTES = "profile_routes"  # an axis of profiles by call group and agent, e.g. none,memory=strong
 OFFLINE = "offline"  # the profile axis value for the offline scripted policy (when no profile has that name)
 WAITING = "waiting for its turn in study {name!r}"
 WAITING_FOR_BASE = "waiting for its base run {base} to reach tick {tick}"
@@ -211,6 +213,12 @@ def _run_fields(raw: dict[str, str]) -> dict:
         if name == PROFILE:
             fields["profile"] = None if value == OFFLINE and not ModelProfile.objects.filter(name=value).exists() \
                 else value
+            continue
+        if name == ROUTES:  # written memory=NAME;agent:KEY=NAME, or none (voyage/gateway/routes.py)
+            try:
+                fields[name] = parse_routes(value)
+            except ValueError as exc:
+                raise StudyError(f"{name}: {exc}") from None
             continue
         try:
             fields[name] = Run._meta.get_field(name).to_python(value)

@@ -210,3 +210,6 @@ def columns(rows: list[dict]) -> list[str]:
         for k in row:
             seen.setdefault(k, None)
     return [k for k in seen if k not in ("run_id", "day")]
+
+
+from voyage.studies import health_measures  # noqa: E402,F401  registers the model-health measures

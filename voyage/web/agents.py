@@ -18,6 +18,7 @@ from world.time import sim_clock
 from voyage.instruments.interviews import interviews_of
 from voyage.models import Event, LLMCall, Run
 from voyage.web.access import staff_required
+from voyage.web.health import agent_panel
 from voyage.web.params import int_param
 from world.models import AgentState
 
@@ -60,7 +61,7 @@ def agent_inspector(request, run_id: int, agent_key: str):
     calls = LLMCall.objects.filter(run=run, agent=agent).order_by("-id").values(*CALL_FIELDS)[:CALLS_SHOWN]
     return _page(request, run, agent, "now", "web/agents_inspector.html",
                  prompt=messages, recalled=_rows(agent, recalled), calls=list(calls), climbs=climbs_of(run, agent),
-                 interviews=interviews_of(agent))
+                 interviews=interviews_of(agent), model_health=agent_panel(run, agent.persona.key))
 
 
 def climbs_of(run: Run, agent: AgentState) -> list[dict]:

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, render
 
 from voyage.models import Event, LLMCall, Run
 from voyage.web import costs, feed
+from voyage.web.health import run_panel
 from voyage.web.access import staff_required
 from voyage.web.runs import buttons_for
 from voyage.web.shipmap import lay_out, marker_spots
@@ -76,7 +77,24 @@ def usage_of(run: Run) -> dict:
         [(g["purpose"], g["agent_id"], g["n"], g["tokens"] or 0, float(g["cost"] or 0), g["failures"], g["retries"] or 0)
          for g in groups], plain_rows(calls.values_list("purpose", "agent_id", "latency_ms")), names)
     usage["projected_rest"] = costs.projected_rest(usage["total"]["cost"], run.tick, run.target_ticks)
+    usage["by_profile"] = profile_usage(calls)
     return usage
+
+
+def profile_usage(calls) -> dict:
+    """The same figures by the model profile that answered each call (they add up to the total)."""
+    from voyage.usage import OFFLINE
+
+    by: dict[str, costs.Usage] = {}
+    for g in calls.values("profile").annotate(
+            n=Count("id"), tokens=Sum(F("prompt_tokens") + F("completion_tokens")), cost=Sum("cost"),
+            failures=Count("id", filter=Q(answered=False) | Q(outcome=LLMCall.ACTION_FAIL)),
+            retries=Sum(F("attempts") - 1)):
+        by.setdefault(g["profile"] or OFFLINE, costs.Usage()).add(
+            g["n"], g["tokens"] or 0, float(g["cost"] or 0), g["failures"], g["retries"] or 0)
+    for profile, latency in plain_rows(calls.values_list("profile", "latency_ms")):
+        by[profile or OFFLINE].latencies.append(latency)
+    return {k: by[k].figures() for k in sorted(by)}
 
 
 def plain_rows(queryset) -> list[tuple]:
@@ -108,8 +126,9 @@ def overview(request, run_id: int):
     return render(request, "web/overview.html", {
         "run": run, "clock": sim_clock(run.tick), "layout": layout, "agents": agents, "items": items,
         "filters": filters, "kinds": kinds, "rooms": sorted(layout.rooms.values(), key=lambda r: r.name),
-        "cast": sorted(cast.items(), key=lambda kv: kv[1]["name"]), "usage": usage, "buttons": buttons_for(run.state, run.tick, run.target_ticks), "usage_tables": [("By purpose", usage["by_purpose"]), ("By agent", usage["by_agent"])],
-        "rung_levels": sorted(names.items()),
+        "cast": sorted(cast.items(), key=lambda kv: kv[1]["name"]), "usage": usage, "buttons": buttons_for(run.state, run.tick, run.target_ticks), "usage_tables": [("By purpose", usage["by_purpose"]), ("By agent", usage["by_agent"]),
+                                                    ("By profile", usage["by_profile"])],
+        "rung_levels": sorted(names.items()), "model_health": run_panel(run),
         "live": {"run": run.pk, "last_seq": last_seq, "last_call": last_call, "tick": run.tick,
                  "filters": filters, "ship_url": f"/runs/{run.pk}/ship.json", "ws_path": f"/ws/runs/{run.pk}/feed/"},
     })

@@ -99,11 +99,28 @@ def example_answer(situation: Situation, allowed_actions: tuple[str, ...], key: 
             "duration_minutes": minutes, "internal_monologue": thought}
 
 
+# What example answer a turn shows (the run's `example_answer`): the rotating one above (the default),
+# a neutral one that names no one and nothing here, or none (the allowed actions alone).
+ROTATING, NEUTRAL, NO_EXAMPLE = "rotating", "neutral", "none"
+EXAMPLE_MODES = (ROTATING, NEUTRAL, NO_EXAMPLE)
+NEUTRAL_SHAPE = ("communicate", 3, "normal", "Good day.", "I will say something and see who answers.")
+
+
+def neutral_example(allowed_actions: tuple[str, ...]) -> dict:
+    """The same answer for every agent and turn, naming no one: a word to the whole room (always a
+    branch of the schema where communicate is allowed), or else a short sleep."""
+    action_type, minutes, volume, dialogue, thought = NEUTRAL_SHAPE if "communicate" in allowed_actions else FALLBACK
+    return {"action_type": action_type, "target_character": None, "volume": volume, "dialogue": dialogue,
+            "duration_minutes": minutes, "internal_monologue": thought}
+
+
 def turn_guide(situation: Situation, allowed_actions: tuple[str, ...], rooms: tuple[str, ...] = (),
-               key: str = "") -> str:
+               key: str = "", example: str = ROTATING) -> str:
     """The lines before "Your turn": the actions allowed now, and the example answer (`key`: what
-    picks it, e.g. "<agent key>:<tick>")."""
+    picks the rotating one, e.g. "<agent key>:<tick>"; `example`: which one, EXAMPLE_MODES)."""
     actions = "; ".join(f"{a} ({WHAT_EACH_NAMES[a]})" for a in allowed_now(situation, allowed_actions, rooms))
-    example = json.dumps(example_answer(situation, allowed_actions, key), ensure_ascii=False)
-    return (f"Actions you may take now, and what each names: {actions}.\n"
-            f"An example of the form only (choose your own action): {example}")
+    line = f"Actions you may take now, and what each names: {actions}."
+    if example == NO_EXAMPLE:
+        return line
+    shown = neutral_example(allowed_actions) if example == NEUTRAL else example_answer(situation, allowed_actions, key)
+    return line + f"\nAn example of the form only (choose your own action): {json.dumps(shown, ensure_ascii=False)}"

@@ -15,8 +15,10 @@ from voyage.gateway.in_flight import InFlightMeter
 from voyage.management.fork_options import add_fork_options, fork_from_options
 from voyage.gateway.openai_client import GatewayConfigError
 from voyage.gateway.replay import ReplayMissing
+from voyage.health.load import health_line, health_of
+from voyage.usage import usage_by_profile
 from voyage.management.model_options import (add_model_options, budget_from_options, profile_from_options,
-                                             replay_fields, replay_source)
+                                             replay_fields, replay_source, routes_from_options)
 from voyage.models import Run
 from voyage.progress import ProgressBar
 from world.models import Scenario
@@ -35,6 +37,9 @@ def add_run_options(parser) -> None:
     parser.add_argument("--layout", choices=[Run.SEED_LAYOUT, Run.CACHED_LAYOUT],
                         help="context layout of action prompts: seed or cached (prefix-cache friendly); "
                              "default: cached for a real model, seed for the offline policy")
+    parser.add_argument("--example-answer", choices=[c for c, _ in Run.EXAMPLE_ANSWERS], default="rotating",
+                        help="the example answer each action prompt ends with: rotating (default), neutral (names "
+                             "no one) or none")
     parser.add_argument("--malformed-rate", type=float, default=0.0,
                         help="offline model: share of malformed answers, 0-1")
     parser.add_argument("--run", type=int, help="continue this run instead of starting a new one")
@@ -60,11 +65,15 @@ def run_from_options(options) -> Run:
     if not 0.0 <= options["malformed_rate"] <= 1.0:
         raise CommandError("--malformed-rate must be between 0 and 1")
     if options.get("fork") is not None:
+        if options.get("profile_for"):
+            raise CommandError("--fork keeps its source's --profile-for routes (fork through the API or admin to "
+                               "change them)")
         return fork_from_options(options, target_from)
     profile = profile_from_options(options)
     source = replay_source(options)
     model = {**budget_from_options(options), **({"profile": profile} if profile else {})}
     if source:
+        routes_from_options(options)  # refuses --profile-for: a replay keeps its source's routes
         fields = replay_fields(source)
         return create_run(target_ticks=target_from(options, source.tick), **fields, **model)
     if options.get("run"):
@@ -72,6 +81,8 @@ def run_from_options(options) -> Run:
             run = Run.objects.get(pk=options["run"])
         except Run.DoesNotExist:
             raise CommandError(f"there is no run {options['run']}") from None
+        if routes := routes_from_options(options, set(run.agents.values_list("persona__key", flat=True))):
+            model["profile_routes"] = routes  # for the rest of the run, like a new --profile
         target = target_from(options, run.target_ticks)
         if target != run.target_ticks:
             Run.objects.filter(pk=run.pk).update(target_ticks=target)
@@ -85,9 +96,11 @@ def run_from_options(options) -> Run:
     except Scenario.DoesNotExist:
         known = ", ".join(Scenario.objects.values_list("slug", flat=True)) or "none"
         raise CommandError(f"there is no scenario {options['scenario']!r} (installed: {known})") from None
+    if routes := routes_from_options(options, set(scenario.personas.values_list("key", flat=True))):
+        model["profile_routes"] = routes
     return create_run(scenario, seed=1912 if options["seed"] is None else options["seed"], schedule=options["schedule"],
                       target_ticks=target_from(options, TICKS_PER_DAY), malformed_rate=options["malformed_rate"],
-                      context_layout=options["layout"], **model)
+                      context_layout=options["layout"], example_answer=options["example_answer"], **model)
 
 
 class Command(BaseCommand):
@@ -117,9 +130,18 @@ class Command(BaseCommand):
         wall_s = watch.elapsed
         summary = run_summary(run, wall_s)
         summary.update(meter.figures(wall_s, summary["agents"]))
+        summary["model_health"] = self.model_health(run)
+        summary["usage_by_profile"] = usage_by_profile(run)
         if run.state == Run.PAUSED:  # the budget ran out: advance() paused it and said why
             summary["paused"] = run.pause_reason
             self.stderr.write(f"run {run.pk} paused: {run.pause_reason}")
         else:
             Run.objects.filter(pk=run.pk).update(state=Run.FINISHED)
         self.stdout.write(json.dumps(summary))
+
+    def model_health(self, run: Run) -> dict:
+        """Read from the recorded calls once the run is done (never in a tick); its warnings on stderr too."""
+        line = health_line(health_of(run))
+        for warning in line["warnings"]:
+            self.stderr.write(f"run {run.pk} model health: {warning} (see /runs/{run.pk}/)")
+        return line
