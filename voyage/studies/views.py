@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 
-from voyage.studies import compare
+from voyage.studies import between, compare
 from voyage.studies.chart import line_chart
 from voyage.studies.grid import SEED
 from voyage.studies.measures import REGISTRY
@@ -33,11 +33,15 @@ def study_detail(request, study_id: int):
     chosen = _choice(request.GET.get("measure"), measures, "agents_rung_1" if "agents_rung_1" in measures
                      else (measures[0] if measures else ""))
     table = compare.table(rows, axes, measures, int(day)) if day else {}
+    arms = compare.cells_in_order(rows, axes)
+    baseline = _choice(request.GET.get("baseline"), arms, between.pick_baseline(arms, None) if arms else "")
     return render(request, "studies/detail.html", {
         "study": study, "progress": study_progress(study), "cells": compare.cells_in_order(rows, axes),
         "table": [(m, _doc(m), [table[m][c] for c in compare.cells_in_order(rows, axes)]) for m in measures],
         "days": days, "day": day, "measures": measures, "measure": chosen,
         "chart": line_chart(compare.series(rows, axes, chosen), chosen) if chosen else "",
+        "arms": arms, "baseline": baseline,
+        "between": between.between(study.name, rows, axes, chosen, int(day), baseline) if day and chosen else [],
     })
 
 
