@@ -102,3 +102,16 @@ def test_the_p_value_is_roughly_uniform_under_a_null():
     deciles = np.histogram(p, bins=10, range=(0, 1))[0]
     assert deciles.min() >= 15 and deciles.max() <= 50, deciles  # 30 expected in each
     assert RESAMPLES >= 924  # so those were exact, not Monte Carlo
+
+
+def test_an_arms_interval_of_the_mean_matches_the_normal_theory_interval_on_a_large_sample():
+    from voyage.studies.stats import ArmSummary, summarise
+
+    x = np.random.default_rng(5).normal(3, 1.5, 500)
+    got = summarise(list(x), seed=9)
+    se = np.std(x, ddof=1) / math.sqrt(len(x))
+    assert (got.n, got.mean) == (500, pytest.approx(np.mean(x)))
+    assert got.ci_low == pytest.approx(np.mean(x) - 1.96 * se, abs=0.02)
+    assert got.ci_high == pytest.approx(np.mean(x) + 1.96 * se, abs=0.02)
+    assert summarise([4.0, None], seed=1) == ArmSummary(1, 4.0, None, None)  # one run: no interval
+    assert summarise([], seed=1).n == 0 and summarise([2.0, 2.0, 2.0], seed=1).ci_low == 2.0

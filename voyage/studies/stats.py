@@ -136,3 +136,28 @@ def _nan(v) -> bool:
         return math.isnan(float(v))
     except (TypeError, ValueError):
         return True  # not a number at all: no value
+
+
+@dataclass(frozen=True)
+class ArmSummary:
+    """One arm's values of a measure: n, mean, and the 95 % percentile bootstrap interval of the mean
+    (None with fewer than MIN_RUNS runs)."""
+    n: int
+    mean: float | None
+    ci_low: float | None
+    ci_high: float | None
+
+
+def summarise(values, seed: int) -> ArmSummary:
+    x = [float(v) for v in values if v is not None and not _nan(v)]
+    if not x:
+        return ArmSummary(0, None, None, None)
+    if len(x) < MIN_RUNS:
+        return ArmSummary(len(x), x[0], None, None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = stats.bootstrap((np.asarray(x),), np.mean, vectorized=True, n_resamples=RESAMPLES,
+                              confidence_level=CONFIDENCE, method="percentile", rng=np.random.default_rng(seed))
+    low, high = float(res.confidence_interval.low), float(res.confidence_interval.high)
+    return ArmSummary(len(x), float(np.mean(x)), low if math.isfinite(low) else None,
+                      high if math.isfinite(high) else None)

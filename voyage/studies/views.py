@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils import timezone
 
 from voyage.studies import between, compare
 from voyage.studies.chart import line_chart
@@ -12,6 +14,7 @@ from voyage.studies.grid import SEED
 from voyage.studies.measures import REGISTRY
 from voyage.studies.models import Study
 from voyage.studies.progress import study_progress
+from voyage.studies.report import report
 from voyage.studies.results import csv_text, study_rows
 from voyage.web.access import staff_required
 
@@ -69,3 +72,20 @@ def _doc(column: str) -> str:
     while name and name not in REGISTRY:
         name = name.rpartition("_")[0]
     return REGISTRY[name].doc if name else ""
+
+
+@staff_required
+def study_report(request, study_id: int):
+    study = get_object_or_404(Study.objects.select_related("scenario"), pk=study_id)
+    return render(request, "studies/report.html", report(study, request.GET.get("day")))
+
+
+@staff_required
+def study_report_file(request, study_id: int):
+    """The same report as one HTML file to keep: its style inline, no script, nothing to fetch."""
+    study = get_object_or_404(Study.objects.select_related("scenario"), pk=study_id)
+    html = render_to_string("studies/report_file.html", {**report(study, request.GET.get("day")),
+                                                         "made": timezone.now().strftime("%Y-%m-%d %H:%M UTC")})
+    response = HttpResponse(html, content_type="text/html; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="study-{study.pk}-report.html"'
+    return response
