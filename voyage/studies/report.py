@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from voyage.models import Run
+from world.time import TICKS_PER_DAY
 from voyage.studies import compare as cells
 from voyage.studies.between import arms_of, between, measure_of, pick_baseline
 from voyage.studies.grid import SEED
@@ -35,7 +36,7 @@ def design(study: Study) -> dict:
     members = list(study.members.select_related("run__profile").order_by("position"))
     profiles = sorted({m.run.profile.name if m.run.profile else "offline" for m in members})
     return {
-        "scenario": study.scenario.name, "ticks": study.target_ticks, "days": round(study.target_ticks / 480, 3),
+        "scenario": study.scenario.name, "ticks": study.target_ticks, "days": round(study.target_ticks / TICKS_PER_DAY, 3),
         "axes": [(a, ", ".join(v)) for a, v in study.axes.items()], "base": sorted(study.base.items()),
         "runs": sum(1 for m in members if not m.is_base), "bases": sum(1 for m in members if m.is_base),
         "profiles": ", ".join(profiles), "interventions": study.interventions, "fork_tick": study.fork_tick,

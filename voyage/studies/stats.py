@@ -6,8 +6,8 @@ scale, whose steps are ordered but not evenly spaced).
 Resampling is SciPy's (`scipy.stats.bootstrap`, `scipy.stats.permutation_test`), each with its own
 generator seeded from the study, the measure, the day and the arm (`seed_for`), so the same study
 gives the same numbers every time. The permutation test is exact — every split of the runs between
-the two arms — whenever there are no more splits than resamples (up to 10 + 10 runs it enumerates all
-184,756), and Monte Carlo beyond.
+the two arms — whenever there are no more splits than resamples (9,999: up to 7 + 7 runs), and Monte
+Carlo beyond.
 """
 from __future__ import annotations
 
