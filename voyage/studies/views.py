@@ -11,7 +11,6 @@ from django.utils import timezone
 from voyage.studies import between, compare
 from voyage.studies.chart import line_chart
 from voyage.studies.grid import SEED
-from voyage.studies.measures import REGISTRY
 from voyage.studies.models import Study
 from voyage.studies.progress import study_progress
 from voyage.studies.report import report
@@ -68,10 +67,8 @@ def _choice(value, allowed: list[str], default: str) -> str:
 
 def _doc(column: str) -> str:
     """The declared definition of a measure column (`words_shout` is the `words` measure's)."""
-    name = column
-    while name and name not in REGISTRY:
-        name = name.rpartition("_")[0]
-    return REGISTRY[name].doc if name else ""
+    declared = between.measure_of(column)
+    return declared.doc if declared else ""
 
 
 @staff_required
