@@ -53,8 +53,9 @@ def layout(parts: list[list[str]]) -> dict[str, tuple[float, float]]:
 
 
 def speech_svg(g, names: dict[str, str], rungs: dict[str, int], rung_names: list[str], day: int,
-               colours: tuple[str, ...]) -> SafeString:
-    tied, alone = groups(g)
+               colours: tuple[str, ...], grouped: tuple[list, list] | None = None) -> SafeString:
+    """`grouped`: `groups(g)` when the caller has it already (Louvain is the costly part)."""
+    tied, alone = grouped or groups(g)
     parts = tied + ([alone] if alone else [])
     where = layout(parts)
     title = f"Who heard whom on day {day}"
@@ -92,6 +93,7 @@ def speech_picture(run, day: int, colours: tuple[str, ...]) -> dict:
     g = speech_graph_of(t, info, day)
     names = dict(run.agents.values_list("persona__key", "persona__display_name"))
     rung_names = list(run.scenario.rungs.order_by("level").values_list("name", flat=True))
+    grouped = groups(g)
     return {"speech_day": day, "speech_days": list(range(1, info.days + 1)),
-            "speech_svg": speech_svg(g, names, rungs_by_end_of(run, info, day), rung_names, day, colours),
-            "speech_edges": g.number_of_edges(), "speech_groups": len(groups(g)[0])}
+            "speech_svg": speech_svg(g, names, rungs_by_end_of(run, info, day), rung_names, day, colours, grouped),
+            "speech_edges": g.number_of_edges(), "speech_groups": len(grouped[0])}
