@@ -129,8 +129,29 @@ def test_wall_time_is_the_runs_and_repeated_on_each_day(log):
     assert log[1]["wall_s"] == log[2]["wall_s"] == 12.5
 
 
+def net(row, prefix):
+    return tuple(row[f"{prefix}_{k}"] for k in ("density", "reciprocity", "transitivity", "largest_component",
+                                                 "centralisation", "modularity", "communities"))
+
+
+def test_the_speech_network_of_each_day(log):
+    # day 1, HEARD: a->b twice, b->a, c->a and c->b (the shout), a->c: 5 of 6 edges; 4 of them returned
+    # (a<->b, a<->c); the triangle is closed; everyone has two ties; Louvain keeps the three together
+    assert net(log[1], "speech_net") == (0.8333, 0.8, 1.0, 1.0, 0.0, 0.0, 1)
+    # day 2: nobody spoke: three isolates
+    assert net(log[2], "speech_net") == (0.0, None, None, 0.3333, 0.0, None, None)
+
+
+def test_the_trust_network_of_each_day(log):
+    # day 1: a trusts b (+0.5), b suspects a (-0.5): one positive tie of six, a and b joined, c alone;
+    # degrees 1, 1, 0: centralisation (0 + 0 + 1) / (2 x 1); the pair as one community: Q = 0
+    assert net(log[1], "trust_net") == (0.1667, 0.0, 0.0, 0.6667, 0.5, 0.0, 1)
+    # day 2: a suspects c too (-1): still the one positive tie
+    assert net(log[2], "trust_net") == net(log[1], "trust_net")
+
+
 def test_every_registered_measure_has_a_column_and_a_test():
-    tested = {"agents_rung", "first_tick_rung", "deaths", "action_fail_rate", "words", "speech_target_only_share",
+    tested = {"speech_net", "trust_net", "agents_rung", "first_tick_rung", "deaths", "action_fail_rate", "words", "speech_target_only_share",
               "trust_mean", "trust_suspect_share", "trust_polarisation", "written", "calls", "tokens", "cost",
               "retries", "wall_s",
               # the model-health measures: tests/test_model_health_measures.py

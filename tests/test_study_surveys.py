@@ -81,6 +81,12 @@ def test_each_run_is_surveyed_at_each_tick_and_the_items_are_measures(questionna
         take_survey(arms[0], from_dict(study.surveys[0]["questionnaire"]), N, made_by="study polled")
     assert Survey.objects.filter(run__in=arms).count() == 4
     assert take_survey(arms[0], from_dict(study.surveys[0]["questionnaire"]), N).made_by == "manage.py"  # by hand: again
+    # Between arms, a rating scale's mean is compared by Cliff's delta, a number's by Cohen's d.
+    from voyage.studies.between import study_comparisons
+
+    [scale] = study_comparisons(study, f"survey_t{N}_safe_mean")
+    [number] = study_comparisons(study, f"survey_t{N}_days_mean")
+    assert (scale.effect, number.effect) == ("cliff_delta", "cohen_d")
 
 
 def test_a_missing_answer_counts_in_the_share_missing(questionnaire, tmp_path):

@@ -135,7 +135,7 @@ def test_past_and_trust_pages_show_the_agents_own_records(staff, short_run):
 def test_the_pictures_page_draws_rungs_trust_and_occupancy(staff, short_run):
     response = staff.get(reverse("web:run_charts", args=[short_run.pk]), {"tick": 30})
     html = response.content.decode()
-    assert html.count("<svg") == 3
+    assert html.count("<svg") == 4  # rungs, trust, the speech graph, occupancy
     from memories.models import TrustHistory
 
     pairs = set(TrustHistory.objects.filter(entry__run=short_run, tick__lte=30).values_list("entry_id", flat=True))

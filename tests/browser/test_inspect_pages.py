@@ -125,7 +125,7 @@ def test_anonymous_visitors_are_sent_to_the_login_page(page, talk_run):
 
 def test_the_trust_picture_at_a_chosen_tick_matches_the_trust_history(staff_page, site, talk_run):
     staff_page.goto(f"/runs/{talk_run}/charts/")
-    expect(staff_page.locator("svg")).to_have_count(3)
+    expect(staff_page.locator("svg")).to_have_count(4)
     staff_page.locator("input[name=tick]").fill("20")
     staff_page.click("#trust-chart button")
     expect(staff_page).to_have_url(re.compile(r"/charts/\?tick=20$"))
@@ -147,3 +147,50 @@ def test_an_agents_trust_ledger_shows_each_entry_with_its_history(staff_page, si
     row = staff_page.locator("table.trust tbody tr", has_text=other)
     expect(row.locator("td").nth(2)).to_have_text(label)
     expect(row.locator("ol.history li")).to_have_count(changes)
+
+
+def _heard_pairs(site, run_id: int) -> dict[tuple[str, str], int]:
+    """speaker key, listener key -> utterances whose words the listener HEARD, from the event log."""
+    pairs: dict = {}
+    for speaker, data in site.query("SELECT p.key, e.data FROM event_log e JOIN agent_state a ON a.id = e.actor_id "
+                                    "JOIN world_persona p ON p.id = a.persona_id WHERE e.run_id = %s "
+                                    "AND e.kind = 'communicate'", (run_id,)):
+        data = json.loads(data) if isinstance(data, str) else data
+        for listener, mode in data["delivered"].items():
+            if mode == "HEARD" and listener != speaker:
+                pairs[(speaker, listener)] = pairs.get((speaker, listener), 0) + 1
+    return pairs
+
+
+def test_the_speech_graph_of_a_day_and_an_agents_strongest_ties(staff_page, page_watch, site, talk_run):
+    pairs = _heard_pairs(site, talk_run)
+    [(agents,)] = site.query("SELECT COUNT(*) FROM agent_state WHERE run_id = %s", (talk_run,))
+    staff_page.goto(f"/runs/{talk_run}/charts/")
+    staff_page.select_option("#speech-chart select[name=day]", "1")
+    staff_page.click("#speech-chart button")
+    expect(staff_page).to_have_url(re.compile(r"/charts/\?day=1$"))
+    graph = staff_page.locator("#speech-chart svg.speech-graph")
+    expect(graph.locator("circle.node")).to_have_count(agents)
+    expect(graph.locator("line.tie")).to_have_count(len(pairs))
+    # the busiest pair's line names both people and its utterances
+    (speaker, listener), n = max(pairs.items(), key=lambda kv: (kv[1], kv[0]))
+    names = _names(site)
+    assert graph.locator("line.tie title", has_text=f"{names[speaker]} → {names[listener]}: {n} utterance(s)").count() == 1
+
+    # the speaker's inspector lists its strongest ties; the heaviest one leads to that person's page
+    staff_page.goto(f"/runs/{talk_run}/agents/{speaker}/")
+    both = {}
+    for (s, l), k in pairs.items():
+        if speaker in (s, l):
+            other = l if s == speaker else s
+            both[other] = both.get(other, 0) + k
+    top = max(both.values())
+    first = staff_page.locator("#ties tr.tie").first
+    shown = int(first.locator(".heard-from").inner_text()) + int(first.locator(".heard-by").inner_text())
+    assert shown == top
+    other = first.get_attribute("data-agent")
+    assert both[other] == top
+    first.locator("a").click()
+    expect(staff_page).to_have_url(re.compile(rf"/agents/{other}/$"))
+    expect(staff_page.locator("#ties tr.tie", has_text=names[speaker])).to_have_count(1)
+    assert page_watch.dialogs == [] and page_watch.page_errors == []

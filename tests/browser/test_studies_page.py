@@ -80,3 +80,51 @@ def test_a_study_over_an_intervention_runs_on_the_worker_and_compares_its_arms(s
     page.get_by_role("link", name=f"run {with_lamp}").click()
     expect(page).to_have_url(re.compile(rf"/runs/{with_lamp}/$"))
     assert not page_watch.page_errors and not page_watch.dialogs
+
+
+def test_a_study_over_an_intervention_made_in_the_admin_runs_to_its_report(site, worker, staff_page, page_watch,
+                                                                          tmp_path):
+    """Through the admin's form to the worker, the comparison page's "Report" link, and its download."""
+    page = staff_page
+    page.goto("/admin/studies/study/add/")
+    page.fill("#id_name", "report <i>study</i>")
+    page.select_option("#id_scenario", "edelweiss")
+    page.fill("#id_ticks", "24")
+    page.fill("#id_axes", "intervention=none,lamp\nseeds=2")
+    page.fill("#id_interventions", 'lamp={"kind": "object_place", "tick": 8, "name": "Brass lamp", '
+                                   '"room": "east_corridor", "text": "<b>It hums.</b>"}')
+    page.click("input[name=_save]")
+    expect(page.locator(".messagelist")).to_contain_text("was added successfully")
+    page.goto("/studies/")
+    page.get_by_role("link", name="report <i>study</i>").click()
+    expect(page.locator("#study-state")).to_have_text("finished", timeout=240_000)
+    expect(page.locator("#study-runs tbody tr")).to_have_count(6)  # two bases, four arms
+
+    page.get_by_role("link", name="Report", exact=True).click()
+    expect(page).to_have_url(re.compile(r"/studies/\d+/report/$"))
+    expect(page.locator("h1")).to_have_text("report <i>study</i>: report")
+    expect(page.locator("#design tr.intervention")).to_contain_text("object_place at tick 8 in east_corridor "
+                                                                   "(Brass lamp): <b>It hums.</b>")
+    expect(page.locator("#report-measures thead th.arm")).to_have_text(["intervention=none", "intervention=lamp"])
+    expect(page.locator("#report-measures thead th.against")).to_have_text(["intervention=lamp − baseline"])
+    measures = page.locator("#report-measures tr.measure")
+    assert measures.count() > 30
+    calls = page.locator("#report-measures tr[data-measure=calls]")
+    expect(calls.locator("td.arm-stat .n")).to_have_text(["n=2", "n=2"])
+    expect(calls.locator("td.against")).to_contain_text("p=")
+    expect(page.locator("#report-measures tr.network")).to_have_count(14)
+    graphs = page.locator("#report-networks figure.arm-graph")
+    expect(graphs).to_have_count(2)
+    [(agents,)] = site.query("SELECT COUNT(*) FROM world_persona p JOIN world_scenario s ON s.id = p.scenario_id "
+                             "WHERE s.slug = 'edelweiss'")
+    expect(graphs.first.locator("circle.node")).to_have_count(agents)
+
+    with page.expect_download() as download:
+        page.locator("#download-report").click()
+    path = tmp_path / "report.html"
+    download.value.save_as(path)
+    html = path.read_text()
+    assert "<script" not in html and "<link" not in html and "href=" not in html and "src=" not in html
+    assert html.count('<tr class="measure') == measures.count()
+    assert "&lt;b&gt;It hums.&lt;/b&gt;" in html
+    assert not page_watch.page_errors and not page_watch.dialogs

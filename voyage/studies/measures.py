@@ -12,6 +12,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Callable
 
+from voyage.studies import networks
 from voyage.studies.tables import RunInfo, Tables
 
 VOLUMES = ("whisper", "normal", "shout")
@@ -23,16 +24,17 @@ class Measure:
     func: Callable
     doc: str
     per: str = "day"
+    scale: bool = False  # ordered steps, not evenly spaced (a rating item): compared by Cliff's delta, not d
 
 
 REGISTRY: dict[str, Measure] = {}
 
 
-def measure(name: str, doc: str, per: str = "day"):
+def measure(name: str, doc: str, per: str = "day", scale: bool = False):
     def register(func):
         if name in REGISTRY:
             raise ValueError(f"measure {name!r} is declared twice")
-        REGISTRY[name] = Measure(name, func, doc, per)
+        REGISTRY[name] = Measure(name, func, doc, per, scale)
         return func
     return register
 
@@ -130,6 +132,38 @@ def trust_suspect_share(t: Tables, run: RunInfo, day: int) -> float | None:
 def trust_polarisation(t: Tables, run: RunInfo, day: int) -> float | None:
     ledger = _ledger_at_end_of(t, run, day)
     return round(statistics.pstdev(s for s, _ in ledger), 4) if ledger else None
+
+
+# --- the society's networks (voyage/studies/networks.py) --------------------------------------
+def speech_graph_of(t: Tables, run: RunInfo, day: int):
+    return networks.speech_graph(t.agent_keys.get(run.id, ()), t.heard.get((run.id, day), {}))
+
+
+def trust_graph_of(t: Tables, run: RunInfo, day: int):
+    scores = {}
+    for tick, holder, judged, score in t.trust_ties.get(run.id, ()):  # in tick order: the last one stands
+        if run.day_of(tick) > day:
+            break
+        scores[(holder, judged)] = score
+    return networks.trust_graph(t.agent_keys.get(run.id, ()), scores)
+
+
+NETWORK_DOC = ("density (edges / possible edges), reciprocity (share of edges returned), transitivity (closed "
+               "triads / connected triples, undirected), largest_component (share of agents in the largest weakly "
+               "connected component), centralisation (Freeman's degree centralisation, undirected), modularity "
+               "(of a Louvain partition, seeded), communities (of two or more agents)")
+
+
+@measure("speech_net", "the day's speech graph (speaker -> listener who HEARD the words, weighted by utterances; "
+                       "every agent a node): " + NETWORK_DOC)
+def speech_net(t: Tables, run: RunInfo, day: int) -> dict:
+    return networks.network_measures(speech_graph_of(t, run, day))
+
+
+@measure("trust_net", "the trust graph's positive ties (holder -> judged, trust score above 0 in the ledger at the "
+                      "end of the day; every agent a node): " + NETWORK_DOC)
+def trust_net(t: Tables, run: RunInfo, day: int) -> dict:
+    return networks.network_measures(networks.positive_ties(trust_graph_of(t, run, day)))
 
 
 # --- memory writing --------------------------------------------------------------------------

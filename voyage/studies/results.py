@@ -10,13 +10,13 @@ from voyage.studies.measures import columns, evaluate
 from voyage.studies.models import Study, StudyRun
 
 
-def study_rows(study: Study) -> tuple[list[str], list[dict]]:
+def study_rows(study: Study, measures=None) -> tuple[list[str], list[dict]]:
     """(header, rows). Axes are columns in the study's order, the seed among them; runs that have
     not ticked yet have no rows, nor have the base runs intervention arms fork from (each arm holds
-    its base's ticks before the fork)."""
+    its base's ticks before the fork). `measures`: only these ({name: Measure}; default: all)."""
     members = {m.run_id: m for m in StudyRun.objects.filter(study=study, is_base=False).select_related("run")
                .order_by("position")}
-    measured = evaluate(list(members))
+    measured = evaluate(list(members), measures)
     axes = [a for a in study.axes if a != SEED] + [SEED]
     header = ["study", "run_id", "run_state", *axes, "day", *columns(measured)]
     rows = []

@@ -36,3 +36,14 @@ def survey_values(tables, run_id: int) -> dict:
     if cache is None:
         cache = tables.__dict__["_survey_values"] = _load(tables.run_ids)
     return cache.get(run_id, {})
+
+
+def scale_columns(study) -> set[str]:
+    """The survey columns of `study` that are the mean of a rating scale: ordered steps, not evenly
+    spaced, so arms are compared on them by Cliff's delta rather than Cohen's d."""
+    columns = set()
+    for survey in study.surveys or []:
+        for item in from_dict(survey["questionnaire"]).items:
+            if item.kind == "scale":
+                columns.add(f"survey_t{survey['tick']}_{item.id}_mean")
+    return columns

@@ -7,7 +7,7 @@ run's last day counts in its last day. A run that has reached tick T has ceil(T 
 """
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -20,7 +20,7 @@ from memories.models import DiaryEntry, Dream, MemorySummary, TrustHistory
 from world.time import TICKS_PER_DAY
 from voyage.gateway.base import INSTRUMENT_PURPOSES
 from voyage.models import Event, LLMCall, Run
-from world.models import Rung
+from world.models import AgentState, Rung
 
 DAY = (F("tick") / TICKS_PER_DAY)  # integer division on SQLite and PostgreSQL alike
 
@@ -131,6 +131,39 @@ class Tables:
                 .values_list("entry__run_id", "tick", "entry_id", "score", "label"))
         for run_id, tick, entry, score, label in rows:
             out[run_id].append((tick, entry, score, label))
+        return out
+
+    @cached_property
+    def agent_keys(self) -> dict[int, list[str]]:
+        """{run: [persona key, ...]} every agent of the run, living or dead: the networks' nodes."""
+        out: dict[int, list[str]] = defaultdict(list)
+        for run_id, key in (AgentState.objects.filter(run_id__in=self.run_ids).order_by("persona__key")
+                            .values_list("run_id", "persona__key")):
+            out[run_id].append(key)
+        return out
+
+    @cached_property
+    def heard(self) -> dict[tuple[int, int], Counter]:
+        """{(run, day): {(speaker, listener): utterances}} of every utterance whose words were HEARD."""
+        out: dict[tuple[int, int], Counter] = defaultdict(Counter)
+        rows = Event.objects.filter(run_id__in=self.run_ids, kind="communicate").order_by().values_list(
+            "run_id", "tick", "actor__persona__key", "data__delivered")
+        for run_id, tick, speaker, delivered in rows:
+            pairs = out[(run_id, self.runs[run_id].day_of(tick))]
+            for listener, mode in (delivered or {}).items():
+                if mode == "HEARD":
+                    pairs[(speaker, listener)] += 1
+        return out
+
+    @cached_property
+    def trust_ties(self) -> dict[int, list[tuple[int, str, str, float]]]:
+        """{run: [(tick, holder, judged, score), ...]} every change of the trust ledger, in order."""
+        out: dict[int, list] = defaultdict(list)
+        rows = (TrustHistory.objects.filter(entry__run_id__in=self.run_ids).order_by("tick", "id")
+                .values_list("entry__run_id", "tick", "entry__agent__persona__key", "entry__other__persona__key",
+                             "score"))
+        for run_id, tick, holder, judged, score in rows:
+            out[run_id].append((tick, holder, judged, score))
         return out
 
     @cached_property

@@ -1,4 +1,5 @@
-"""The agent inspector: an agent's context exactly as its next action call would be built, its last
+"""The agent inspector: an agent's context exactly as its next action call would be built, its strongest
+ties (voyage/web/ties.py), its last
 model calls (exact prompt, raw answer, outcome, tokens, latency, recalled rows), its memory stream
 with full-text search, summaries and eras, dreams, diary, trust ledger over time and rung timeline.
 
@@ -20,6 +21,7 @@ from voyage.models import Event, LLMCall, Run
 from voyage.web.access import staff_required
 from voyage.web.health import agent_panel
 from voyage.web.params import int_param
+from voyage.web.ties import ties_of
 from world.models import AgentState
 
 CALLS_SHOWN = 12
@@ -61,7 +63,8 @@ def agent_inspector(request, run_id: int, agent_key: str):
     calls = LLMCall.objects.filter(run=run, agent=agent).order_by("-id").values(*CALL_FIELDS)[:CALLS_SHOWN]
     return _page(request, run, agent, "now", "web/agents_inspector.html",
                  prompt=messages, recalled=_rows(agent, recalled), calls=list(calls), climbs=climbs_of(run, agent),
-                 interviews=interviews_of(agent), model_health=agent_panel(run, agent.persona.key))
+                 interviews=interviews_of(agent), model_health=agent_panel(run, agent.persona.key),
+                 ties=ties_of(run, agent))
 
 
 def climbs_of(run: Run, agent: AgentState) -> list[dict]:

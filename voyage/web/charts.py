@@ -1,5 +1,6 @@
 """Pictures of a run, drawn on the server as SVG (no script, nothing fetched): rungs over time as a
-stacked chart, the trust matrix at a chosen tick, and room occupancy over time. The series come
+stacked chart, the trust matrix at a chosen tick, room occupancy over time, and the speech graph of a
+chosen day (`voyage.web.speech_picture`). The series come
 from `voyage.web.series` (pure); this module loads their input from the database and draws them.
 Every piece of text in the SVG (names of rooms, people, rungs, labels) is escaped."""
 from __future__ import annotations
@@ -13,6 +14,7 @@ from world.time import sim_clock
 from voyage.models import Event, Run
 from voyage.web.access import staff_required
 from voyage.web.params import int_param
+from voyage.web.speech_picture import speech_picture
 from voyage.web.series import Ev, RungStep, TrustRow, occupancy, rung_steps, sample_ticks, trust_at
 from world.models import AgentState
 
@@ -158,5 +160,7 @@ def run_charts(request, run_id: int):
     run = get_object_or_404(Run.objects.select_related("scenario"), pk=run_id)
     tick = int_param(request, "tick")
     tick = run.tick if tick is None else max(0, min(tick, run.tick))
+    day = int_param(request, "day")
     return render(request, "web/charts.html", {"run": run, "tick": tick, "at": sim_clock(tick),
-                                               "now": sim_clock(run.tick), **pictures(run, tick)})
+                                               "now": sim_clock(run.tick), **pictures(run, tick),
+                                               **speech_picture(run, day if day is not None else 10 ** 6, RUNG_COLOURS)})

@@ -10,6 +10,7 @@
     python manage.py bench export --days 3
     python manage.py bench study --runs 4 --workers 2 --days 1
     python manage.py bench scale [--scenario edelweiss] [--sizes 32,128,512,2048] [--database postgres]
+    python manage.py bench networks [--scenario edelweiss] [--agents 2000] [--ticks 480]
     python manage.py bench ahead [--scenario 1912] [--ticks 40] [--latency lognormal:1000:0.6] [--policy fake-server]
     python manage.py bench survey [--ticks 240] [--repeats 3]
 """
@@ -19,6 +20,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 DEFAULT_TICKS = {"concurrency": 5, "worker": 200, "web": 60, "realmodel": 3, "scale": 60, "ahead": 40, "survey": 240}
 DEFAULT_DAYS = {"web": 3}
+DEFAULT_AGENTS = {"realmodel": 6, "networks": 2000}
 
 
 class Command(BaseCommand):
@@ -26,7 +28,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("which", choices=["engine", "memory", "concurrency", "worker", "web", "export", "study",
-                                              "realmodel", "scale", "ahead", "survey"])
+                                              "realmodel", "scale", "ahead", "survey", "networks"])
         parser.add_argument("--days", type=float, help="engine, memory, export, study: simulated days (1); web: of the run whose pages are timed (3)")
         parser.add_argument("--schedule", default="sequential", choices=["sequential", "simultaneous"])
         parser.add_argument("--ticks", type=int, help="concurrency: ticks timed per schedule (5); worker: per run (200)")
@@ -35,7 +37,8 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=2, help="worker: worker processes")
         parser.add_argument("--layout", default="seed", choices=["seed", "cached"],
                             help="memory: the context layout of action prompts")
-        parser.add_argument("--agents", type=int, default=6, help="realmodel: the cast (first personas by key); "
+        parser.add_argument("--agents", type=int, help="realmodel: the cast (first personas by key, 6); networks: the "
+                                                          "world grown to this many (2000); "
                                                                   "(internal) scale: the size this process runs")
         parser.add_argument("--scenario", help="scale: the shipped scenario grown (edelweiss); ahead: the one traced (1912)")
         parser.add_argument("--sizes", default="32,128,512,2048", help="scale: the numbers of agents, comma-separated")
@@ -61,6 +64,8 @@ class Command(BaseCommand):
         ticks = options["ticks"] if options["ticks"] is not None else DEFAULT_TICKS.get(which)
         if options["days"] is None:
             options["days"] = DEFAULT_DAYS.get(which, 1)
+        if options["agents"] is None:
+            options["agents"] = DEFAULT_AGENTS.get(which)
         if which in ("engine", "memory", "web", "export") and options["days"] <= 0:
             raise CommandError("--days must be positive")
         if which == "engine":
@@ -140,6 +145,14 @@ class Command(BaseCommand):
             if ticks < 1 or options["repeats"] < 1:
                 raise CommandError("--ticks and --repeats must be positive")
             figures = (survey.inner if options["inner"] else survey.outer)(ticks, options["repeats"])
+        elif which == "networks":  # the network measures of one big world's day (issue 32)
+            from voyage.bench import networks
+
+            ticks = ticks or 480
+            if ticks < 1 or options["agents"] < 2:
+                raise CommandError("--ticks must be positive and --agents at least 2")
+            figures = (networks.inner if options["inner"] else networks.outer)(
+                options["scenario"] or "edelweiss", options["agents"], ticks)
         elif which == "study":  # an offline study on worker processes, then all its measures
             from voyage.bench import study
 

@@ -6,6 +6,7 @@
     manage.py study run N                      # the whole study in the foreground, one progress bar
     manage.py study results N -o results.csv   # one row per run and day
     (create --survey FILE@TICK, repeatable: a questionnaire put to every run at TICK; its items are measures)
+    manage.py study compare N --measure M [--day D] [--baseline ARM] [-o file.csv]   # each arm vs the baseline
 """
 from __future__ import annotations
 
@@ -96,6 +97,14 @@ class Command(BaseCommand):
         results = sub.add_parser("results", help="the tidy table: one CSV row per run and day")
         results.add_argument("study")
         results.add_argument("-o", "--output", default="-", help="a file (default: stdout)")
+        comparing = sub.add_parser("compare", help="each arm against the baseline on one measure and day: one JSON "
+                                                   "line per arm (difference, 95%% bootstrap CI, permutation p, effect)")
+        comparing.add_argument("study")
+        comparing.add_argument("--measure", required=True, help="a column of the results table (e.g. trust_mean)")
+        comparing.add_argument("--day", type=int, help="the day compared (default: the last)")
+        comparing.add_argument("--baseline", help="the arm compared against (default: intervention=none, else the "
+                                                  "first cell)")
+        comparing.add_argument("-o", "--output", help="also write the lines as CSV to this file")
 
     def handle(self, *args, **options):
         return getattr(self, f"do_{options['action']}")(options)
@@ -160,3 +169,20 @@ class Command(BaseCommand):
             with open(options["output"], "w", newline="", encoding="utf-8") as out:
                 n = write_csv(study, out)
             self.stderr.write(f"{n} rows written to {options['output']}")
+
+    def do_compare(self, options):
+        from voyage.studies.between import CompareError, study_comparisons, write_csv as write_comparisons
+
+        study = find_study(options["study"])
+        try:
+            found = study_comparisons(study, options["measure"], options["day"], options["baseline"])
+        except CompareError as exc:
+            raise CommandError(str(exc)) from None
+        for c in found:
+            self.stdout.write(json.dumps(c.line()))
+            if c.note:
+                self.stderr.write(f"{c.arm}: {c.note}")
+        if options["output"]:
+            with open(options["output"], "w", newline="", encoding="utf-8") as out:
+                write_comparisons(found, out)
+            self.stderr.write(f"{len(found)} rows written to {options['output']}")
