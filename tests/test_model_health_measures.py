@@ -77,3 +77,26 @@ def test_a_run_whose_actions_a_routed_model_answered_is_judged_as_a_model(run):
     LLMCall.objects.filter(run=run).update(profile="small")  # the main profile is the offline policy's
     health = health_of(run)
     assert not health["scripted"] and health["note"] == ""
+
+
+def test_a_page_keeps_the_calls_it_read_and_reads_only_new_ones(run, monkeypatch):
+    """The overview's panel reads each prompt once: after new calls it equals health_of the latest
+    SHOWN_CALLS, read afresh, and it decompressed only the new calls."""
+    from django.core.cache import cache
+
+    from voyage.health import load
+    from voyage.web import health as page
+
+    cache.clear()
+    monkeypatch.setattr(page, "SHOWN_CALLS", 5)
+    first = page.cached_health(run)
+    assert first == health_of(run, recent=5) and first["partial"]
+    read = []
+    monkeypatch.setattr(page, "action_calls", lambda ids, since_id: (read.append(since_id),
+                                                                    load.action_calls(ids, since_id))[1])
+    a, b = run.agents.order_by("persona__key")
+    for tick in (5, 6):
+        record(run, a, tick, act("sleep", dialogue=f"late {tick}"), act("interact", "thing"))
+    after = page.cached_health(run)
+    assert read == [LLMCall.objects.filter(run=run).order_by("-id")[2].id]  # only the two new calls
+    assert after == health_of(run, recent=5) and after["run"]["action_calls"] == 5

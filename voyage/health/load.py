@@ -89,9 +89,13 @@ def health_of(run, recent: int | None = None) -> dict:
 
         ids = LLMCall.objects.filter(run=run, purpose="action").order_by("-id").values_list("id", flat=True)
         since = next(iter(ids[recent:recent + 1]), 0)
-    judged = verdicts(action_calls([run.pk], since_id=since).get(run.pk, []))
-    health = health_from(judged, name_shape(run.scenario_id), actions_scripted(run))
-    health["partial"] = since > 0
+    return health_of_calls(run, action_calls([run.pk], since_id=since).get(run.pk, []), partial=since > 0)
+
+
+def health_of_calls(run, calls: list[ActionCall], partial: bool = False) -> dict:
+    """health_of, from action calls already read (a page keeps them between loads: web/health.py)."""
+    health = health_from(verdicts(calls), name_shape(run.scenario_id), actions_scripted(run))
+    health["partial"] = partial
     return health
 
 

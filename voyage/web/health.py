@@ -2,7 +2,7 @@
 and the warnings in plain words with links to calls that show them."""
 from __future__ import annotations
 
-from voyage.health.load import health_of
+from voyage.health.load import action_calls, health_of_calls
 from voyage.health.shares import summarise
 from voyage.health.warnings import MIN_ANSWERS
 
@@ -19,19 +19,31 @@ def figures(summary: dict) -> list[tuple[str, str, object]]:
 
 
 def cached_health(run) -> dict:
-    """health_of the run's latest SHOWN_CALLS action calls, kept in the cache until a new action call
-    is recorded (a finished run's pages read their prompts once)."""
+    """health_of the run's latest SHOWN_CALLS action calls. Reading a call means decompressing its
+    prompt, nearly all of the cost, so the calls read are kept in the cache and a page load reads only
+    those recorded since (a live run: one tick's worth), not all SHOWN_CALLS again after every tick."""
     from django.core.cache import cache
 
+    key = f"voyage:model-health-calls:{run.pk}:{SHOWN_CALLS}"
+    kept = cache.get(key)
+    if kept is None:
+        calls, partial = first_read(run)
+    else:
+        calls, partial = kept
+        calls = calls + action_calls([run.pk], since_id=calls[-1].id if calls else 0).get(run.pk, [])
+        partial = partial or len(calls) > SHOWN_CALLS
+        calls = calls[-SHOWN_CALLS:]
+    cache.set(key, (calls, partial), timeout=3600)
+    return health_of_calls(run, calls, partial)
+
+
+def first_read(run) -> tuple[list, bool]:
+    """The run's latest SHOWN_CALLS action calls, and whether there were more."""
     from voyage.models import LLMCall
 
-    last = LLMCall.objects.filter(run=run, purpose="action").order_by("-id").values_list("id", flat=True).first()
-    key = f"voyage:model-health:{run.pk}:{last}:{SHOWN_CALLS}"
-    health = cache.get(key)
-    if health is None:
-        health = health_of(run, recent=SHOWN_CALLS)
-        cache.set(key, health, timeout=3600)
-    return health
+    ids = LLMCall.objects.filter(run=run, purpose="action").order_by("-id").values_list("id", flat=True)
+    since = next(iter(ids[SHOWN_CALLS:SHOWN_CALLS + 1]), 0)
+    return action_calls([run.pk], since_id=since).get(run.pk, []), since > 0
 
 
 def run_panel(run) -> dict:
