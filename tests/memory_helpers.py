@@ -47,3 +47,27 @@ def world_and_writer(run):
 
 def secrets_in(text: str) -> set[str]:
     return set(NONCE.findall(text)) | set(THOUGHT.findall(text))
+
+
+def run_tables(run) -> dict:
+    """Every table an agent's mind or the run's state lives in, as plain rows, and the run's own model
+    calls (an instrument's calls, interviews and surveys, are no part of the run): what an interview or
+    a survey must leave as it found it."""
+    from memories.models import DiaryEntry, Dream, MemorySummary, PendingMemoryJob, TrustEntry, TrustHistory
+    from voyage.models import Event, LLMCall, Run
+    from world.models import AgentState
+
+    return {
+        "memory_stream": list(Memory.objects.filter(run=run).order_by("id").values()),
+        "memory_summaries": list(MemorySummary.objects.filter(run=run).order_by("id").values()),
+        "trust_ledger": list(TrustEntry.objects.filter(run=run).order_by("id").values()),
+        "trust_history": list(TrustHistory.objects.filter(entry__run=run).order_by("id").values()),
+        "memory_dreams": list(Dream.objects.filter(run=run).order_by("id").values()),
+        "memory_diary": list(DiaryEntry.objects.filter(run=run).order_by("id").values()),
+        "agent_state": list(AgentState.objects.filter(run=run).order_by("id").values()),
+        "event_log": list(Event.objects.filter(run=run).order_by("seq").values()),
+        "pending_jobs": list(PendingMemoryJob.objects.filter(run=run).values()),
+        "run": Run.objects.filter(pk=run.pk).values("tick", "state", "seed", "error").get(),
+        "calls": list(LLMCall.objects.filter(run=run).exclude(purpose__in=("interview", "survey")).order_by("id")
+                      .values("id", "purpose", "raw_answer", "tick")),
+    }

@@ -9,8 +9,8 @@ import json
 import pytest
 from django.core.management import call_command
 
-from memories.models import DiaryEntry, Dream, Memory, MemorySummary, PendingMemoryJob, TrustEntry, TrustHistory
-from tests.memory_helpers import jobs_inline, new_run, secrets_in
+from memories.models import Dream, Memory, MemorySummary, TrustHistory
+from tests.memory_helpers import jobs_inline, new_run, run_tables, secrets_in
 from voyage.engine.budget import Budget
 from voyage.engine.runner import advance, transcript_sha256
 from voyage.gateway.offline_interview import CANNED
@@ -123,26 +123,8 @@ def test_summaries_and_dream_are_those_of_time_before_T(run):
         assert later.identity not in prompt
 
 
-def memory_tables(run) -> dict:
-    """Every table an agent's mind or the run's state lives in, as plain rows."""
-    return {
-        "memory_stream": list(Memory.objects.filter(run=run).order_by("id").values()),
-        "memory_summaries": list(MemorySummary.objects.filter(run=run).order_by("id").values()),
-        "trust_ledger": list(TrustEntry.objects.filter(run=run).order_by("id").values()),
-        "trust_history": list(TrustHistory.objects.filter(entry__run=run).order_by("id").values()),
-        "memory_dreams": list(Dream.objects.filter(run=run).order_by("id").values()),
-        "memory_diary": list(DiaryEntry.objects.filter(run=run).order_by("id").values()),
-        "agent_state": list(AgentState.objects.filter(run=run).order_by("id").values()),
-        "event_log": list(Event.objects.filter(run=run).order_by("seq").values()),
-        "pending_jobs": list(PendingMemoryJob.objects.filter(run=run).values()),
-        "run": Run.objects.filter(pk=run.pk).values("tick", "state", "seed", "error").get(),
-        "calls": list(LLMCall.objects.filter(run=run).exclude(purpose="interview").order_by("id")
-                      .values("id", "purpose", "raw_answer", "tick")),
-    }
-
-
 def test_interviews_change_neither_the_transcript_nor_any_memory(run):
-    sha, tables = transcript_sha256(run), memory_tables(run)
+    sha, tables = transcript_sha256(run), run_tables(run)
     agent = AgentState.objects.filter(run=run).select_related("persona").order_by("persona__key").last()
     for at in (0, 1, 33, 77, TICKS):
         ask(run, agent, f"What do you make of tick {at}?", at)
@@ -150,7 +132,7 @@ def test_interviews_change_neither_the_transcript_nor_any_memory(run):
     call_command("interview", str(run.pk), "--all", "What are you looking forward to?", stdout=io.StringIO())
     call_command("interview", str(run.pk), agent.persona.key, "Anything else?", "--at-tick", "10", stdout=io.StringIO())
     assert transcript_sha256(run) == sha
-    assert memory_tables(run) == tables
+    assert run_tables(run) == tables
     assert Interview.objects.filter(run=run).count() == LLMCall.objects.filter(run=run, purpose="interview").count()
 
 

@@ -11,9 +11,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from memories.models import DiaryEntry, Dream, Memory, MemorySummary, PendingMemoryJob, TrustEntry, TrustHistory
+from memories.models import Memory
 from tests.fake_openai_server import FakeOpenAI
-from tests.memory_helpers import jobs_inline, new_run
+from tests.memory_helpers import jobs_inline, new_run, run_tables
 from tests.test_questionnaire import EXAMPLE
 from voyage.engine.budget import Budget
 from voyage.engine.runner import advance, transcript_sha256
@@ -47,23 +47,6 @@ def living(run, tick):
     dead = Event.objects.filter(run=run, kind="death", tick__lte=tick).values("actor_id")
     return list(AgentState.objects.filter(run=run).exclude(id__in=dead).order_by("persona__key")
                 .values_list("persona__key", flat=True))
-
-
-def run_tables(run) -> dict:
-    return {
-        "memory_stream": list(Memory.objects.filter(run=run).order_by("id").values()),
-        "memory_summaries": list(MemorySummary.objects.filter(run=run).order_by("id").values()),
-        "trust_ledger": list(TrustEntry.objects.filter(run=run).order_by("id").values()),
-        "trust_history": list(TrustHistory.objects.filter(entry__run=run).order_by("id").values()),
-        "memory_dreams": list(Dream.objects.filter(run=run).order_by("id").values()),
-        "memory_diary": list(DiaryEntry.objects.filter(run=run).order_by("id").values()),
-        "agent_state": list(AgentState.objects.filter(run=run).order_by("id").values()),
-        "event_log": list(Event.objects.filter(run=run).order_by("seq").values()),
-        "pending_jobs": list(PendingMemoryJob.objects.filter(run=run).values()),
-        "run": Run.objects.filter(pk=run.pk).values("tick", "state", "seed", "error").get(),
-        "calls": list(LLMCall.objects.filter(run=run).exclude(purpose__in=("interview", "survey")).order_by("id")
-                      .values("id", "purpose", "raw_answer", "tick")),
-    }
 
 
 def test_a_survey_leaves_transcript_memories_and_budget_as_they_were(run):
