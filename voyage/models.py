@@ -235,6 +235,9 @@ class LLMCall(models.Model):
     cost = models.DecimalField(max_digits=12, decimal_places=6, default=0)
     recalled = models.JSONField(default=list, blank=True,
                                 help_text="ids of the memory rows the context builder recalled into this prompt")
+    # A memory job's call is saved as it is made, abandoned until its attempt commits the job's
+    # results: a call whose attempt was killed stays abandoned (paid for, but nothing was built on it).
+    abandoned = models.BooleanField(default=False)
 
     class Meta:
         db_table = "llm_calls"
