@@ -9,6 +9,7 @@ from typing import Callable
 
 from django.db import transaction
 
+from memories.digest import memory_sha256
 from memories.jobs import pending, queue_jobs, run_inline, unfinished
 from memories.models import DiaryEntry, Dream, Memory, MemorySummary
 from voyage.engine.budget import Budget
@@ -135,6 +136,7 @@ def run_summary(run: Run, wall_s: float) -> dict:
         "rung_counts": {str(spec.level): rungs.get(spec.level, 0) for spec in run.scenario.rung_specs()},
         "usage": usage_summary(run),
         "transcript_sha256": transcript_sha256(run),
+        "memory_sha256": memory_sha256(run),
     }
 
 

@@ -4,17 +4,20 @@ finished run whose memory jobs are still queued says so: its summaries and dream
 memory worker takes them.
 
 `--json`: one JSON line per run with run_id, tick, target_ticks, state, error, claimed_by,
-pause_reason, jobs_pending, transcript_sha256, interventions (how many were applied)."""
+pause_reason, jobs_pending, transcript_sha256, interventions (how many were applied), memory_sha256
+(rows and a hash per memory table: summaries, dreams, diary, trust_history; memories.digest),
+llm_calls and llm_calls_abandoned (made by a memory job's attempt that was killed)."""
 from __future__ import annotations
 
 import json
 
 from django.core.management.base import BaseCommand
 
+from memories.digest import memory_sha256
 from memories.jobs import pending
 from voyage.engine.runner import transcript_sha256
 from voyage.instruments.interventions import count as intervention_count
-from voyage.models import Run
+from voyage.models import LLMCall, Run
 
 
 class Command(BaseCommand):
@@ -35,6 +38,9 @@ class Command(BaseCommand):
                     "error": run.error, "pause_reason": run.pause_reason, "claimed_by": run.claimed_by,
                     "jobs_pending": pending(run.pk),
                     "transcript_sha256": transcript_sha256(run), "interventions": intervention_count(run),
+                    "memory_sha256": memory_sha256(run),
+                    "llm_calls": LLMCall.objects.filter(run=run, abandoned=False).count(),
+                    "llm_calls_abandoned": LLMCall.objects.filter(run=run, abandoned=True).count(),
                 }))
             return
         self.stdout.write(f"{'run':>5}  {'tick':>11}  {'state':<8}  {'memory jobs':>11}  {'worker':<24}  error")
