@@ -140,6 +140,17 @@ def perform_on(name: str, gateway=None) -> int | None:
     return settle(row.id, gateway)
 
 
+def settle_run(run_id: int, before_tick: int | None = None) -> int:
+    """Do (or wait for) the run's jobs asked for before `before_tick` (all, without one), here: what
+    a fixture export or a fork does first, so that it carries the memory a finished run owes."""
+    from memories.jobs import owed_before
+
+    names = owed_before(run_id, before_tick)
+    for name in names:
+        perform_on(name)
+    return len(names)
+
+
 def settle_compactions(run_id: int, agent_id: int, gateway=None) -> None:
     """Before a hard compaction inside a tick: the agent's recorded compactions, in order."""
     for row_id in (PendingMemoryJob.objects.filter(run_id=run_id, job="compact_agent",

@@ -118,6 +118,13 @@ def pending(run_id: int) -> int:
     return PendingMemoryJob.objects.filter(run_id=run_id).count()
 
 
+def owed_before(run_id: int, tick: int | None = None) -> list[str]:
+    """The names of the run's pending jobs asked for by ticks before `tick` (all, without one), in
+    the order their ticks asked for them. A job's name ends with its tick."""
+    names = PendingMemoryJob.objects.filter(run_id=run_id).order_by("id").values_list("name", flat=True)
+    return [n for n in names if tick is None or int(n.rsplit("-", 1)[1]) < tick]
+
+
 def compact_agent(run_id: int, agent_id: int, tick: int, below_row: int | None = None, rung: int | None = None,
                   gateway=None, attempt=None) -> int:
     from memories.compaction import compact
