@@ -1,10 +1,10 @@
-"""List runs: tick, state (queued, running, paused, finished, failed), memory jobs still queued and
+"""List runs: tick, state (queued, running, paused, finished, failed), memory jobs still owed and
 the last error, or why a paused run paused itself (its budget, an endpoint refusing its form). A
-finished run whose memory jobs are still queued says so: its summaries and dreams come only when a
-memory worker takes them.
+finished run whose memory jobs are still owed reads "finished; N memory jobs still running": its
+summaries and dreams come only when a memory worker takes them.
 
 `--json`: one JSON line per run with run_id, tick, target_ticks, state, error, claimed_by,
-pause_reason, jobs_pending, transcript_sha256, interventions (how many were applied), memory_sha256
+pause_reason, jobs_pending, state_text, transcript_sha256, interventions (how many were applied), memory_sha256
 (rows and a hash per memory table: summaries, dreams, diary, trust_history; memories.digest),
 llm_calls and llm_calls_abandoned (made by a memory job's attempt that was killed)."""
 from __future__ import annotations
