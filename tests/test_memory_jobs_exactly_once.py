@@ -15,7 +15,7 @@ from memories.models import MemorySummary, PendingMemoryJob
 from voyage.engine.runner import advance, create_run
 from voyage.gateway.offline import OfflineModel
 from voyage.models import LLMCall
-from voyage.usage import run_totals
+from voyage.usage import run_totals, usage_totals
 from world.models import Scenario
 
 pytestmark = pytest.mark.django_db
@@ -93,6 +93,7 @@ def test_a_killed_attempt_leaves_abandoned_calls_and_the_rescued_job_writes_what
     [killed_call] = LLMCall.objects.filter(run=run, abandoned=True)
     assert killed_call.purpose == "compaction"
     assert run_totals(run)["abandoned_calls"] == 1
+    assert usage_totals(run)["abandoned_by_purpose"]["compaction"]["calls"] == 1
 
     # The worker that made it is gone: the memory cluster's rescue hands it out again at once.
     PendingMemoryJob.objects.filter(pk=first.pk).update(claimed_by=_claim_of(_reaped()))

@@ -66,10 +66,13 @@ def usage_summary(run) -> dict:
 
 
 def usage_totals(run) -> dict:
-    """{"run": {...}, "by_purpose": {purpose: {...}}, "by_agent": {persona key: {...}}}."""
+    """{"run": {...}, "by_purpose": {purpose: {...}}, "by_agent": {persona key: {...}},
+    "abandoned_by_purpose": {purpose: {...}}} — the last: calls of memory-job attempts that were
+    killed (counted in the others too: they were paid for)."""
     calls = LLMCall.objects.filter(run=run).order_by()
     by_purpose = {row["purpose"]: _clean(row) for row in calls.values("purpose").annotate(**TOTALS)}
     by_agent = {row["agent__persona__key"] or "(shared)": _clean(row)
                 for row in calls.values("agent__persona__key").annotate(**TOTALS)}
+    abandoned = {row["purpose"]: _clean(row) for row in calls.filter(abandoned=True).values("purpose").annotate(**TOTALS)}
     return {"run": run_totals(run), "by_purpose": dict(sorted(by_purpose.items())),
-            "by_agent": dict(sorted(by_agent.items()))}
+            "by_agent": dict(sorted(by_agent.items())), "abandoned_by_purpose": dict(sorted(abandoned.items()))}
