@@ -23,8 +23,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from memories.jobs import JOBS, compaction_name, queue
-from memories.jobs import MemoryJob
+from memories.jobs import JOBS, MemoryJob, compaction_name, owed_before, queue
 from memories.models import PendingMemoryJob
 from voyage.processes import claimant_gone, worker_id
 
@@ -143,8 +142,6 @@ def perform_on(name: str, gateway=None) -> int | None:
 def settle_run(run_id: int, before_tick: int | None = None) -> int:
     """Do (or wait for) the run's jobs asked for before `before_tick` (all, without one), here: what
     a fixture export or a fork does first, so that it carries the memory a finished run owes."""
-    from memories.jobs import owed_before
-
     names = owed_before(run_id, before_tick)
     for name in names:
         perform_on(name)

@@ -38,11 +38,14 @@ def _on_workers(db, run_args: list[str], kills: int, rng: random.Random, expecte
     ticks, memory = Worker(env, next(logs)), Worker(env, next(logs), cluster="memory")
     pending = lambda: db.query("SELECT COUNT(*) FROM memory_jobs_pending WHERE run_id = %s", (run_id,))[0][0]  # noqa: E731
     killed_at = []
+    target = db.query("SELECT target_ticks FROM voyage_run WHERE id = %s", (run_id,))[0][0]
     try:
-        for n in range(kills):
+        for n in range(kills):  # spread over the run: the n-th after (n + 1) / (kills + 1) of its ticks
+            wait_for(lambda: db.run_row(run_id)[0] >= target * (n + 1) // (kills + 1) or
+                     db.run_row(run_id)[1] == "finished", 3600, interval=0.2, what="progress")
             if db.run_row(run_id)[1] == "finished":
                 break
-            time.sleep(rng.uniform(0.5, 4.0))
+            time.sleep(rng.uniform(0.0, 2.0))
             memory.kill()
             if n % 2:
                 ticks.kill()
