@@ -192,7 +192,8 @@ def test_start_pause_resume_and_stop_buttons_drive_the_run(staff_page, site, wor
     expect(staff_page).to_have_url(re.compile(rf"/runs/{run_id}/$"))
     wait_for(lambda: site.db.run_row(run_id)[0] > tick, timeout=60, what="the resumed run to advance")
     staff_page.locator("button", has_text="Stop").click()
-    expect(staff_page.locator("#run-state")).to_have_text("finished")
+    # no memory cluster runs here: the jobs its ticks asked for are still owed, and it says so
+    expect(staff_page.locator("#run-state")).to_have_text(re.compile(r"^finished(; \d+ memory jobs? still running)?$"))
     assert site.db.run_row(run_id)[1] == "finished"
 
 
