@@ -7,13 +7,12 @@ the tick before the action call. Its inputs are the agent's own rows only.
 """
 from __future__ import annotations
 
-from django.db import IntegrityError, transaction
-
+from memories.attempts import Attempt, Lost, settle_compactions
 from memories.context import hot_window
 from memories.identity import agent_for_job, identity_text
 from memories.jobs import compaction_job
 from memories.models import Memory, MemorySummary
-from memories.thresholds import HARD, SOFT, batches, compaction_due, fold_count, should_queue
+from memories.thresholds import HARD, SOFT, batches, compaction_due, fold_count
 from memories.writing import FOLD_ERA, SUMMARISE, messages, row_line, subject_of
 from voyage.gateway.base import COMPACTION, ERA, ModelRequest
 from voyage.gateway.factory import gateway_for
@@ -26,22 +25,34 @@ SUMMARY_CHARS = 1_200  # a summary or era longer than this is clipped: the conte
 MAX_FOLDS = 8
 
 
-def compact(agent_id: int, *, gateway=None, tick: int | None = None) -> list[MemorySummary]:
-    """Summarise the agent's committed rows that are older than its hot window and not yet covered;
-    then fold eras if the summaries passed their budget. Returns the summaries written."""
+def compact(agent_id: int, *, gateway=None, tick: int | None = None, below_row: int | None = None,
+            rung: int | None = None, attempt=None) -> list[MemorySummary]:
+    """Summarise the agent's committed rows not yet covered that are older than its hot window — the
+    window as its tick left it (`below_row`: the first row in it, recorded with the job), or as the
+    committed rows stand now (a hard compaction inside a tick); then fold eras if the summaries
+    passed their budget. Everything is written at once, with the job's pending row gone, by the
+    attempt (memories.attempts). Returns the summaries written."""
+    attempt = attempt or Attempt(None)
     agent = agent_for_job(agent_id)
     if agent is None:
+        attempt.commit()
         return []
+    if rung is not None:  # the agent as its tick left it: what it knew of itself then
+        agent.rung = rung
     run = agent.run
     covered = MemorySummary.objects.filter(agent=agent, level=0).order_by("-last_row").values_list("last_row", flat=True).first() or 0
-    rows = list(Memory.objects.filter(agent=agent, id__gt=covered).order_by("id")
-                .values_list("id", "tick", "kind", "importance", "text"))
-    older = rows[:-run.hot_memory_limit] if run.hot_memory_limit else rows
+    rows = Memory.objects.filter(agent=agent, id__gt=covered).order_by("id")
+    if below_row is not None:
+        older = list(rows.filter(id__lt=below_row).values_list("id", "tick", "kind", "importance", "text"))
+    else:
+        rows = list(rows.values_list("id", "tick", "kind", "importance", "text"))
+        older = rows[:-run.hot_memory_limit] if run.hot_memory_limit else rows
     if not older:
+        attempt.commit()
         return []
     own_gateway = gateway is None
     gateway = gateway or gateway_for(run)
-    identity = identity_text(agent)
+    identity = identity_text(agent, upto_tick=tick)
     written = []
     try:
         for batch in batches(older, run.compaction_memory_count):
@@ -51,27 +62,27 @@ def compact(agent_id: int, *, gateway=None, tick: int | None = None) -> list[Mem
                 hints=RowsHints(rows=tuple(r[1:] for r in batch), subject=subject_of(agent)))
             answer = gateway.complete(request)
             if answer.failed:
-                call_record(run.pk, request, answer, LLMCall.ERROR).save()
+                attempt.record(call_record(run.pk, request, answer, LLMCall.ERROR))
                 break
-            summary = _save(MemorySummary(run=run, agent=agent, level=0, first_row=batch[0][0], last_row=batch[-1][0],
-                                          row_count=len(batch), tick=batch[-1][1], text=answer.text.strip()[:SUMMARY_CHARS]),
-                            call_record(run.pk, request, answer, LLMCall.OK))
-            if summary is None:  # another worker summarised these rows first
-                break
-            written.append(summary)
-        if written:
-            fold_eras(agent, gateway, identity, tick)
+            attempt.record(call_record(run.pk, request, answer, LLMCall.OK))
+            written.append(MemorySummary(run=run, agent=agent, level=0, first_row=batch[0][0], last_row=batch[-1][0],
+                                         row_count=len(batch), tick=batch[-1][1], text=answer.text.strip()[:SUMMARY_CHARS]))
+        eras = fold_eras(agent, gateway, identity, tick, new=written, attempt=attempt) if written else []
     finally:
         if own_gateway:
             gateway.close()
+    if not attempt.commit(lambda: _save(written, eras)):
+        return []
     return written
 
 
-def fold_eras(agent: AgentState, gateway, identity: str, tick: int | None = None) -> list[MemorySummary]:
-    """While the active summaries pass their budget, fold the oldest into one era summary."""
+def fold_eras(agent: AgentState, gateway, identity: str, tick: int | None = None, new=(), attempt=None) -> list:
+    """While the active summaries (those saved and the `new` ones) pass their budget, fold the oldest
+    into one era summary. Returns [(era, the summaries it folds)], unsaved: `_save` writes them."""
+    active = list(MemorySummary.objects.filter(agent=agent, folded_into__isnull=True)) + list(new)
+    active.sort(key=lambda s: (s.first_row, s.level))
     eras = []
     for _ in range(MAX_FOLDS):
-        active = list(MemorySummary.objects.filter(agent=agent, folded_into__isnull=True).order_by("first_row", "level"))
         n = fold_count([len(s.text) for s in active])
         if not n:
             break
@@ -81,44 +92,41 @@ def fold_eras(agent: AgentState, gateway, identity: str, tick: int | None = None
             tick=tick if tick is not None else group[-1].tick, agent_id=agent.id, agent_key=agent.persona.key,
             hints=RowsHints(rows=tuple((s.tick, "summary", 0, s.text) for s in group), subject=subject_of(agent)))
         answer = gateway.complete(request)
+        outcome = LLMCall.ERROR if answer.failed else LLMCall.OK
+        call = call_record(agent.run_id, request, answer, outcome)
+        if attempt is not None:
+            attempt.record(call)
+        else:
+            call.save()
         if answer.failed:
-            call_record(agent.run_id, request, answer, LLMCall.ERROR).save()
             break
         era = MemorySummary(run_id=agent.run_id, agent=agent, level=max(s.level for s in group) + 1,
                             first_row=group[0].first_row, last_row=group[-1].last_row,
                             row_count=sum(s.row_count for s in group), tick=group[-1].tick,
                             text=answer.text.strip()[:SUMMARY_CHARS])
-        saved = _save(era, call_record(agent.run_id, request, answer, LLMCall.OK), fold=group)
-        if saved is None:
-            break
-        eras.append(saved)
+        eras.append((era, group))
+        active = sorted([era] + active[n:], key=lambda s: (s.first_row, s.level))
     return eras
 
 
-class _Lost(Exception):
-    pass
-
-
-def _save(summary: MemorySummary, call: LLMCall, fold=()) -> MemorySummary | None:
-    """Write a summary (and mark what it folds) with its call record, or nothing if another worker
-    got there first: the unique (agent, level, first_row) and a conditional UPDATE decide."""
-    try:
-        with transaction.atomic():
-            summary.save()
-            if fold:
-                claimed = MemorySummary.objects.filter(pk__in=[s.pk for s in fold], folded_into__isnull=True).update(folded_into=summary)
-                if claimed != len(fold):
-                    raise _Lost
-            call.save()
-    except (IntegrityError, _Lost):
-        return None
-    return summary
+def _save(summaries: list[MemorySummary], eras: list) -> None:
+    """Inside the attempt's transaction: the new summaries, then each era and what it folds. A
+    summary already there (unique agent, level, first_row) or a fold already made means another
+    attempt did this job: raise, and nothing of ours is written."""
+    for summary in summaries:
+        summary.save()
+    for era, group in eras:
+        era.save()
+        if MemorySummary.objects.filter(pk__in=[s.pk for s in group], folded_into__isnull=True).update(
+                folded_into=era) != len(group):
+            raise Lost
 
 
 # --- the check before each action call ------------------------------------------------------
 def check_before_action(world, w, agent, gateway) -> str | None:
     """Spec section 7: soft thresholds ask for a job (done once this tick commits) and the tick goes
-    on; the hard threshold compacts now, before the call, from the committed rows."""
+    on; the hard threshold compacts now, before the call, from the committed rows — after the
+    agent's compactions still pending, which come first (their rows were fixed by their ticks)."""
     run = world.run
     memory = world.memory
     load = memory.load[agent.id]
@@ -129,19 +137,13 @@ def check_before_action(world, w, agent, gateway) -> str | None:
     if due is None:
         return None
     if due == HARD:
-        load = _recount(world, w, agent)  # a job may have finished meanwhile
-        if compaction_due(*load.older(len(hot), _chars(hot)), **limits) == HARD:
-            compact(agent.id, gateway=gateway, tick=w.tick)
-            _recount(world, w, agent)
+        settle_compactions(run.pk, agent.id, gateway)
+        compact(agent.id, gateway=gateway, tick=w.tick)
+        _recount(world, w, agent)
         return HARD
-    if not should_queue(load, run.compaction_memory_count):
-        return SOFT
-    if load.queued_at is not None:
-        load = _recount(world, w, agent)
-        if compaction_due(*load.older(len(hot), _chars(hot)), **limits) is None:
-            return None
-    load.queued_at = load.count
-    w.memory_jobs.append(compaction_job(run.pk, agent.id, w.tick))
+    name = compaction_job(run.pk, agent.id, w.tick).name
+    if not any(job.name == name for job in w.memory_jobs):  # asked once a tick; the commit counts it done
+        w.memory_jobs.append(compaction_job(run.pk, agent.id, w.tick))
     return SOFT
 
 

@@ -1,19 +1,23 @@
 """The memory work that must not hold up a tick: compaction (with era folding) and dreaming.
 
 A tick asks for it (MemoryJob) and records it, in the tick's own transaction, as a row of
-memory_jobs_pending (`record`). Once the tick has committed, the runner either does it at once (the
-batch runner: `run_inline`) or queues it on the django-q2 "memory" cluster (the worker, or a batch
-run told that a memory worker is running: `queue_jobs`). The row goes when the job is done, so a
-process killed between a tick's commit and its jobs leaves them recorded, and the run's next
-`advance` hands them over before its next tick (`unfinished`): the same memories, summaries and
-calls as a run never interrupted. Delivery is at-least-once, so the jobs are idempotent (unique
-constraints decide who wrote first)."""
+memory_jobs_pending (`record`), with what the job will read fixed there and then
+(memories.job_inputs: the rows committed up to its tick, the agent's rung, whom it trusts). Once
+the tick has committed, the runner either does it at once (the batch runner: `run_inline`) or
+queues it on the django-q2 "memory" cluster (the worker, or a batch run told that a memory worker
+is running: `queue_jobs`). Whoever does it claims the row, and the job's results are written in the
+transaction that deletes the row (memories.attempts): a job is done once, a second delivery does
+nothing, and a process killed anywhere leaves the row for the run's next `advance` (`unfinished`)
+or the memory cluster's rescue. Since a job's inputs are fixed by its tick and one agent's jobs
+apply in their ticks' order, the batch runner, the worker and a worker killed any number of times
+write the same memories."""
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db import transaction
+from django.utils import timezone
 from django_q.tasks import async_task
 
 from memories.models import PendingMemoryJob
@@ -38,12 +42,21 @@ class MemoryJob:
     args: tuple
     name: str  # unique per run and tick: the task's name, and its row in memory_jobs_pending
 
+    def with_args(self, *args) -> "MemoryJob":
+        return replace(self, args=tuple(args))
+
 
 def compaction_job(run_id: int, agent_id: int, tick: int) -> MemoryJob:
-    return MemoryJob("compact_agent", run_id, (run_id, agent_id, tick), f"compact_agent-{run_id}-{agent_id}-{tick}")
+    """Completed at commit with the row the agent's hot window then began at, and its rung."""
+    return MemoryJob("compact_agent", run_id, (run_id, agent_id, tick), compaction_name(run_id, agent_id, tick))
+
+
+def compaction_name(run_id: int, agent_id: int, tick: int | str) -> str:
+    return f"compact_agent-{run_id}-{agent_id}-{tick}"
 
 
 def dreams_job(run_id: int, tick: int, sleepers: list) -> MemoryJob:
+    """`sleepers`: [[agent_id, tick the sleep began], ...], completed at commit (job_inputs)."""
     return MemoryJob("dreams", run_id, (run_id, sleepers), f"dreams-{run_id}-{tick}")
 
 
@@ -63,11 +76,11 @@ def unfinished(run_id: int) -> list[MemoryJob]:
 
 
 def run_inline(jobs: list[MemoryJob], gateway=None) -> None:
-    """Do the jobs now, in this process, on the run's own gateway (the batch runner's way); each
-    one's pending row goes once it is done."""
+    """Do the jobs now, in this process, on the run's own gateway (the batch runner's way)."""
+    from memories.attempts import perform_on
+
     for job in jobs:
-        JOBS[job.job](*job.args, gateway=gateway)
-        PendingMemoryJob.objects.filter(name=job.name[:100]).delete()
+        perform_on(job.name[:100], gateway)
 
 
 def queue_jobs(jobs: list[MemoryJob]) -> None:
@@ -78,13 +91,13 @@ def queue_jobs(jobs: list[MemoryJob]) -> None:
 def queue(job: MemoryJob) -> str | None:
     """Called after a tick has committed: a broker that cannot take the job must not fail a run
     whose tick is already safe. A job the broker would not take keeps its pending row unqueued,
-    and the run's next `advance` hands it over again (`unfinished`)."""
+    and the run's next `advance` (or the memory cluster's rescue) hands it over again."""
     try:
         # One transaction: the pending row says `queued` exactly when the task was queued. (Outside
         # one, the ORM broker also closes and reopens the connection per task.)
         with transaction.atomic():
             PendingMemoryJob.objects.update_or_create(
-                name=job.name[:100], defaults={"queued": True},
+                name=job.name[:100], defaults={"queued": True, "queued_at": timezone.now()},
                 create_defaults={"run_id": job.run_id, "job": job.job, "args": list(job.args), "queued": True})
             return async_task("memories.jobs.perform", job.job, job.name[:100], *job.args, cluster="memory",
                               task_name=job.name[:100])
@@ -94,28 +107,37 @@ def queue(job: MemoryJob) -> str | None:
 
 
 def perform(job: str, name: str, *args):
-    """What a memory worker runs: the job, then its pending row goes."""
-    done = JOBS[job](*args)
-    PendingMemoryJob.objects.filter(name=name).delete()
-    return done
+    """What a memory worker runs (the task's arguments name its pending row, which holds the truth):
+    the agent's earlier jobs first, then this one; nothing if it is done already."""
+    from memories.attempts import perform_on
+
+    return perform_on(name)
 
 
 def pending(run_id: int) -> int:
     return PendingMemoryJob.objects.filter(run_id=run_id).count()
 
 
-def compact_agent(run_id: int, agent_id: int, tick: int, gateway=None) -> int:
+def owed_before(run_id: int, tick: int | None = None) -> list[str]:
+    """The names of the run's pending jobs asked for by ticks before `tick` (all, without one), in
+    the order their ticks asked for them. A job's name ends with its tick."""
+    names = PendingMemoryJob.objects.filter(run_id=run_id).order_by("id").values_list("name", flat=True)
+    return [n for n in names if tick is None or int(n.rsplit("-", 1)[1]) < tick]
+
+
+def compact_agent(run_id: int, agent_id: int, tick: int, below_row: int | None = None, rung: int | None = None,
+                  gateway=None, attempt=None) -> int:
     from memories.compaction import compact
 
-    return len(compact(agent_id, tick=tick, gateway=gateway))
+    return len(compact(agent_id, tick=tick, below_row=below_row, rung=rung, gateway=gateway, attempt=attempt))
 
 
-def dreams(run_id: int, sleepers: list, gateway=None) -> int:
-    """The dreams of everyone who fell asleep at one tick: [[agent_id, tick], ...]."""
-    from memories.dreams import dream
+def dreams(run_id: int, sleepers: list, gateway=None, attempt=None) -> int:
+    """The dreams of everyone who fell asleep at one tick: [[agent_id, tick, upto_row, rung, people], ...]
+    (rows recorded before this field's time carry only [agent_id, tick])."""
+    from memories.dreams import dream_all
 
-    rooms_of = {}  # the room names, read and indexed once for the whole ship's dreams
-    return sum(dream(agent_id, tick, gateway=gateway, rooms_of=rooms_of) is not None for agent_id, tick in sleepers)
+    return dream_all(sleepers, gateway=gateway, attempt=attempt)
 
 
 JOBS = {"compact_agent": compact_agent, "dreams": dreams}

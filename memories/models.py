@@ -187,16 +187,20 @@ class DiaryEntry(models.Model):
 class PendingMemoryJob(models.Model):
     """A memory job (compaction, dreams) that a committed tick asked for and that is not yet done:
     what `voyage_status` and run_voyage's `jobs_pending` count. The row is written in its tick's
-    transaction, marked `queued` once the memory cluster has the job, and deleted when the job
-    finishes; a run that resumes hands over first the jobs its last process never got to
-    (memories.jobs.unfinished)."""
+    transaction, marked `queued` once the memory cluster has the job, claimed by the attempt that
+    does it, and deleted in the transaction that writes the job's results (memories.attempts); a
+    run that resumes hands over first the jobs its last process never got to (memories.jobs.unfinished)."""
 
     run = models.ForeignKey("voyage.Run", on_delete=models.CASCADE, related_name="+")
     name = models.CharField(max_length=100, unique=True)  # the django-q2 task name
     job = models.CharField(max_length=20, blank=True)  # a function of memories.jobs ("" on rows older than this field)
     args = models.JSONField(default=list)
     queued = models.BooleanField(default=False)
-    queued_at = models.DateTimeField(auto_now_add=True)
+    queued_at = models.DateTimeField(auto_now_add=True)  # when it was last handed to the memory cluster
+    # The attempt doing it (host:pid) and until when its lease holds (renewed after each model
+    # call): memories.attempts takes a job over whose claimant is gone or whose lease ran out.
+    claimed_by = models.CharField(max_length=80, blank=True, default="")
+    lease_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         db_table = "memory_jobs_pending"

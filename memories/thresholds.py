@@ -30,7 +30,6 @@ class MemoryLoad:
     covered_upto: int = 0
     count: int = 0
     chars: int = 0
-    queued_at: int | None = None  # `count` when a compaction job was last queued and not yet seen done
 
     def older(self, hot_count: int, hot_chars: int) -> tuple[int, int]:
         """Rows and characters older than the hot window and not summarised. The hot window is the
@@ -46,12 +45,6 @@ def compaction_due(rows: int, chars: int, *, memory_count: int, soft_chars: int,
     if rows >= memory_count or chars >= soft_chars:
         return SOFT
     return None
-
-
-def should_queue(load: MemoryLoad, memory_count: int) -> bool:
-    """Queue once; queue again only if the rows grew by another batch and the job still has not
-    been seen to finish (a lost job must not stall compaction forever)."""
-    return load.queued_at is None or load.count >= load.queued_at + memory_count
 
 
 def batches(rows: list[tuple], max_rows: int, max_chars: int = BATCH_CHARS) -> list[list[tuple]]:

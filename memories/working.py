@@ -2,8 +2,10 @@
 held in RunWorld so an action call costs no query: the compaction counters, the active summaries
 (oldest first) and the latest dream.
 
-Loaded when a chunk of ticks starts; every row the tick writes grows the counters; `refresh` (once
-per active tick, two cheap queries) picks up what the worker's jobs wrote meanwhile.
+Loaded when a chunk of ticks starts; every row the tick writes grows the counters, and a compaction
+the tick asks for moves them on at once, as if done (`covered_below`: its rows are fixed by its
+tick, memories.job_inputs), so they never depend on when a worker gets to a job; `refresh` (once per
+active tick, two cheap queries) picks up the summaries and dreams the worker's jobs wrote meanwhile.
 """
 from __future__ import annotations
 
@@ -13,8 +15,16 @@ from django.db import connection
 from django.db.models import Count, Max, Sum
 from django.db.models.functions import Length
 
-from memories.models import Dream, Memory, MemorySummary
+from memories.jobs import compaction_name
+from memories.models import Dream, Memory, MemorySummary, PendingMemoryJob
 from memories.thresholds import MemoryLoad
+
+
+def promised(pending_compactions):
+    """(agent id, first row it leaves uncovered) of each recorded compaction not yet done."""
+    for args in pending_compactions.values_list("args", flat=True):
+        if len(args) >= 4 and args[3] is not None:
+            yield args[1], args[3]
 
 
 @dataclass(frozen=True)
@@ -46,6 +56,8 @@ class WorkingMemory:
         self.last_dream_id = Dream.objects.filter(run=run).aggregate(m=Max("id"))["m"] or 0
         covered = dict(MemorySummary.objects.filter(run=run, level=0).values("agent_id")
                        .annotate(m=Max("last_row")).values_list("agent_id", "m"))
+        for aid, below in promised(PendingMemoryJob.objects.filter(run=run, job="compact_agent")):
+            covered[aid] = max(covered.get(aid) or 0, below - 1)
         for aid in self.agent_ids:
             self.load[aid] = self._count(aid, covered.get(aid) or 0)
         self._load_summaries(self.agent_ids)
@@ -77,12 +89,22 @@ class WorkingMemory:
         """Counters for one agent from the database (its committed rows): after a compaction, or to
         see whether a queued job has finished. Rows buffered in the current tick are added back."""
         covered = (MemorySummary.objects.filter(agent_id=agent_id, level=0).aggregate(m=Max("last_row"))["m"] or 0)
-        old = self.load[agent_id]
+        jobs = PendingMemoryJob.objects.filter(run=self.run, job="compact_agent",
+                                               name__startswith=compaction_name(self.run.pk, agent_id, ""))
+        for _, below in promised(jobs):
+            covered = max(covered, below - 1)
         fresh = self._count(agent_id, covered)
-        fresh.queued_at = old.queued_at if covered == old.covered_upto else None
         self.load[agent_id] = fresh
         self._load_summaries([agent_id])
         return fresh
+
+    def covered_below(self, agent_id: int, below_row: int, hot) -> None:
+        """A compaction recorded to cover the agent's rows before `below_row`, the first of its hot
+        window `hot`: from now on only the window is uncovered."""
+        load = self.load[agent_id]
+        if below_row - 1 > load.covered_upto:
+            self.load[agent_id] = MemoryLoad(covered_upto=below_row - 1, count=len(hot),
+                                             chars=sum(len(h.text) for h in hot))
 
     def add_buffered(self, agent_id: int, rows) -> None:
         load = self.load[agent_id]
@@ -107,9 +129,8 @@ class WorkingMemory:
                    .values_list("id", "agent_id"))
         if new:
             self.last_summary_id = max(i for i, _ in new)
-            for aid in sorted({a for _, a in new}):
-                if aid in self.load:
-                    self.recount(aid)
+            # Only what the context shows: the counters already counted these rows as covered.
+            self._load_summaries(sorted({a for _, a in new} & set(self.load)))
 
     def _new_dreams(self) -> None:
         dreams = list(Dream.objects.filter(run=self.run, id__gt=self.last_dream_id).order_by("id"))

@@ -2,7 +2,7 @@
 
 A foreground `run_voyage` does its own compaction and dream jobs after each tick's commit and ends
 with none pending; the same seed on the worker leaves them queued until a memory worker runs —
-`voyage_status` says so — and both runs tell the same story, byte for byte."""
+`voyage_status` says so — and both runs tell the same story, byte for byte, and remember the same."""
 from __future__ import annotations
 
 from voyage.fleet import ScratchDB, Worker, manage, manage_json, wait_for
@@ -33,8 +33,8 @@ def test_a_foreground_run_does_its_memory_work_and_tells_the_workers_story(tmp_p
             ticks.kill()
         [status] = manage_json(env, "voyage_status", "--json", "--run", str(queued))
         assert status["jobs_pending"] > 0
-        assert f"run {queued} finished with {status['jobs_pending']} memory jobs still queued" in \
-            manage(env, "voyage_status", "--run", str(queued))
+        owed = f"finished; {status['jobs_pending']} memory jobs still running"
+        assert status["state_text"] == owed and owed in manage(env, "voyage_status", "--run", str(queued))
         assert not db.query("SELECT COUNT(*) FROM memory_dreams WHERE run_id = %s", (queued,))[0][0]
 
         memory = Worker(env, tmp_path / "memory.log", cluster="memory")
@@ -45,6 +45,10 @@ def test_a_foreground_run_does_its_memory_work_and_tells_the_workers_story(tmp_p
             memory.kill()
         [status] = manage_json(env, "voyage_status", "--json", "--run", str(queued))
         assert status["jobs_pending"] == 0 and status["transcript_sha256"] == foreground["transcript_sha256"]
+        assert status["state_text"] == "finished"
+        # The uninterrupted worker, its jobs all done after the run: the same memory, by content.
+        assert status["memory_sha256"] == foreground["memory_sha256"]
+        assert status["llm_calls"] == foreground["llm_calls"]
         dreamt = {a for (a,) in db.query("SELECT DISTINCT agent_id FROM memory_dreams WHERE run_id = %s", (queued,))}
         assert len(dreamt) == len(living)
         assert db.query("SELECT COUNT(*) FROM memory_summaries WHERE run_id = %s", (queued,))[0][0] > 0

@@ -6,7 +6,7 @@ import pytest
 
 from memories.recall import Recalled, rank, terms_of
 from memories.reflection import depth_of, parse_importance
-from memories.thresholds import (HARD, SOFT, MemoryLoad, batches, compaction_due, fold_count, should_queue)
+from memories.thresholds import (HARD, SOFT, MemoryLoad, batches, compaction_due, fold_count)
 from memories.trust import parse_verdicts
 
 LIMITS = dict(memory_count=200, soft_chars=160_000, hard_chars=800_000)
@@ -30,16 +30,6 @@ def test_only_rows_older_than_the_hot_window_count():
     load = MemoryLoad(covered_upto=10, count=250, chars=30_000)
     assert load.older(hot_count=50, hot_chars=5_000) == (200, 25_000)
     assert MemoryLoad(count=40, chars=4_000).older(hot_count=40, hot_chars=4_000) == (0, 0)
-
-
-def test_a_queued_job_is_not_queued_again_until_a_batch_more_has_grown():
-    load = MemoryLoad(count=260)
-    assert should_queue(load, 200)
-    load.queued_at = 260
-    load.count = 459
-    assert not should_queue(load, 200)
-    load.count = 460
-    assert should_queue(load, 200)
 
 
 def test_batches_respect_rows_and_characters_and_keep_order():

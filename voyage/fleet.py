@@ -110,6 +110,21 @@ class ScratchDB:
         with psycopg.connect(_conninfo(self.url)) as conn:
             return conn.execute(sql, params).fetchall()
 
+    def execute(self, sql: str, params: tuple = ()) -> None:
+        """Write to the database directly, committed (placeholders written as %s)."""
+        if self.kind == "sqlite":
+            conn = sqlite3.connect(self.url.removeprefix("sqlite:///"), timeout=30)
+            try:
+                with conn:
+                    conn.execute(sql.replace("%s", "?"), params)
+            finally:
+                conn.close()
+            return
+        import psycopg
+
+        with psycopg.connect(_conninfo(self.url)) as conn:
+            conn.execute(sql, params)
+
     def run_row(self, run_id: int) -> tuple[int, str, str]:
         """(tick, state, error) of a run."""
         return self.query("SELECT tick, state, error FROM voyage_run WHERE id = %s", (run_id,))[0]

@@ -14,6 +14,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from memories.attempts import settle_run
 from voyage.engine.runner import advance, create_run
 from voyage.models import ModelProfile, Run
 from voyage.runconfig import PARAMETERS, check_config, run_config
@@ -49,6 +50,9 @@ def fork(source: Run, at_tick: int, *, seed: int | None = None, profile: ModelPr
     if live["ticks"] < at_tick:
         raise ForkError(f"ticks: the fork's length ({live['ticks']} ticks) is shorter than its fork tick {at_tick}")
 
+    # The source's memory jobs of the ticks the fork replays, done (or waited for) first: the fork's
+    # own jobs are answered from the source's recorded memory calls, which must all be there.
+    settle_run(source.pk, before_tick=at_tick)
     personas = list(source.scenario.personas.filter(key__in=config["cast"]))
     replayed = {k: getattr(source, k) for k in ("seed", "schedule", *PARAMETERS)}
     replayed.update(budget_tokens=None, budget_cost=None)  # recorded tokens are not spent again

@@ -273,6 +273,9 @@ class LLMCall(models.Model):
                                 help_text="ids of the memory rows the context builder recalled into this prompt")
     profile = models.CharField(max_length=80, blank=True, default="",
                                help_text="the model profile that answered (empty: the offline policy)")
+    # A memory job's call is saved as it is made, abandoned until its attempt commits the job's
+    # results: a call whose attempt was killed stays abandoned (paid for, but nothing was built on it).
+    abandoned = models.BooleanField(default=False)
 
     class Meta:
         db_table = "llm_calls"

@@ -15,7 +15,6 @@ again. It runs when a worker process starts and every minute from a django-q2 sc
 from __future__ import annotations
 
 import logging
-import os
 import socket
 import time
 from datetime import timedelta
@@ -28,6 +27,7 @@ from django_q.exceptions import TimeoutException
 from voyage.engine.runner import advance
 from voyage.engine.writer import TickConflict
 from voyage.models import Run
+from voyage.processes import claimant_gone, worker_id  # noqa: F401 (worker_id: used by callers of this module)
 
 log = logging.getLogger("voyage.tasks")
 
@@ -44,10 +44,6 @@ def tick_queue() -> str:
     """The default cluster's queue. Named explicitly so that a task queued from the memory
     cluster's processes still lands on the tick queue."""
     return settings.Q_CLUSTER["name"]
-
-
-def worker_id() -> str:
-    return f"{socket.gethostname()[:60]}:{os.getpid()}"
 
 
 def queue_chunk(run_id: int, from_tick: int) -> None:
@@ -129,31 +125,6 @@ def release(run_id: int, tick: int, me: str) -> str:
 
 
 # --- rescue: runs whose worker vanished ---------------------------------------------------------
-def claimant_gone(claimed_by: str, host: str) -> bool:
-    """True when the claim names a process on this host that no longer runs (a zombie counts as
-    gone: its parent was killed with it and nobody has reaped it yet). Called by a worker between
-    tasks, so a claim naming its own pid was left by an earlier process that had the same pid."""
-    claim_host, _, pid = claimed_by.rpartition(":")
-    if claim_host != host[:60] or not pid.isdigit():
-        return False
-    if int(pid) == os.getpid():
-        return True  # a previous process with our pid: we run one task at a time and hold no claim now
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
-    except FileNotFoundError:
-        return True
-    except OSError:
-        pass
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        return False
-    return False
-
-
 def rescue_runs(unclaimed_too: bool = False) -> list[int]:
     """Queue the chain again for every active run whose worker vanished. With `unclaimed_too`
     (a worker starting), also for active runs nobody holds: their queued chunk may have died with
@@ -189,27 +160,44 @@ def ensure_rescue_schedule() -> None:
     ensure_minutely(RESCUE_SCHEDULE, "voyage.tasks.rescue_task")
 
 
-def ensure_minutely(name: str, func: str) -> None:
-    """A django-q2 schedule running `func` every minute, made once."""
+def ensure_minutely(name: str, func: str, cluster: str | None = None) -> None:
+    """A django-q2 schedule running `func` every minute (on `cluster`, or the default one), made once."""
     from django_q.models import Schedule
 
     # Not get_or_create: workers starting together can both create it (the name is not unique), and
     # a duplicate must never make start() fail. Extra copies are removed instead.
     ids = list(Schedule.objects.filter(name=name).order_by("pk").values_list("pk", flat=True))
     if not ids:
-        Schedule.objects.create(name=name, func=func, schedule_type=Schedule.MINUTES, minutes=1, repeats=-1)
+        Schedule.objects.create(name=name, func=func, schedule_type=Schedule.MINUTES, minutes=1, repeats=-1,
+                                cluster=cluster)
     elif len(ids) > 1:
         Schedule.objects.filter(pk__in=ids[1:]).delete()
 
 
 def on_worker_spawn(sender, proc_name, **kwargs) -> None:
-    """django-q2's post_spawn: a tick worker starting picks up what a killed one left."""
+    """django-q2's post_spawn: a worker starting picks up what a killed one left (runs on the tick
+    cluster, memory jobs on the memory cluster)."""
     from django_q.conf import Conf
 
-    if Conf.CLUSTER_NAME != tick_queue() or Conf.SYNC:
+    if Conf.SYNC:
+        return
+    if Conf.CLUSTER_NAME == "memory":
+        return on_memory_spawn()
+    if Conf.CLUSTER_NAME != tick_queue():
         return
     try:
         ensure_rescue_schedule()
         rescue_runs(unclaimed_too=True)
     except Exception:  # never keep a worker from starting; the schedule will retry
         log.exception("rescue at worker start failed")
+
+
+def on_memory_spawn() -> None:
+    """Memory jobs whose attempt died are handed out again now and checked every minute after."""
+    from memories.attempts import RESCUE_SCHEDULE, rescue
+
+    try:
+        ensure_minutely(RESCUE_SCHEDULE, "memories.attempts.rescue_task", cluster="memory")
+        rescue(at_start=True)
+    except Exception:  # never keep a worker from starting; the schedule will retry
+        log.exception("memory rescue at worker start failed")

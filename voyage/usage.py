@@ -24,6 +24,9 @@ TOTALS = {
     "cost": Sum("cost"),
     "latency_ms_mean": Avg("latency_ms"),
 }
+# Calls made by a memory job's attempt that was killed: paid for (in the totals above too), but
+# nothing was built on them. Shown apart (a query of their own: `cost` above names an aggregate).
+ABANDONED = {"abandoned_calls": Count("id"), "abandoned_cost": Sum("cost")}
 
 
 def _clean(row: dict) -> dict:
@@ -38,7 +41,10 @@ def _clean(row: dict) -> dict:
 
 
 def run_totals(run) -> dict:
-    return _clean(LLMCall.objects.filter(run=run).aggregate(**TOTALS))
+    totals = _clean(LLMCall.objects.filter(run=run).aggregate(**TOTALS))
+    abandoned = LLMCall.objects.filter(run=run, abandoned=True).aggregate(**ABANDONED)
+    return {**totals, "abandoned_calls": abandoned["abandoned_calls"] or 0,
+            "abandoned_cost": round(float(abandoned["abandoned_cost"] or 0), 6)}
 
 
 def simulation_totals(run) -> dict:
@@ -49,7 +55,8 @@ def simulation_totals(run) -> dict:
     return _clean(LLMCall.objects.filter(run=run).exclude(purpose__in=INSTRUMENT_PURPOSES).aggregate(**TOTALS))
 
 
-SUMMARY = ("tokens", "reasoning_tokens", "cached_tokens", "cost", "retries", "no_answer", "skipped")
+SUMMARY = ("tokens", "reasoning_tokens", "cached_tokens", "cost", "retries", "no_answer", "skipped", "abandoned_calls",
+           "abandoned_cost")
 
 
 def usage_summary(run) -> dict:
@@ -70,10 +77,13 @@ def usage_by_profile(run) -> dict:
 
 def usage_totals(run) -> dict:
     """{"run": {...}, "by_purpose": {purpose: {...}}, "by_agent": {persona key: {...}},
-    "by_profile": {profile name: {...}}}."""
+    "by_profile": {profile name: {...}}, "abandoned_by_purpose": {purpose: {...}}} — the last: calls of
+    memory-job attempts that were killed (counted in the others too: they were paid for)."""
     calls = LLMCall.objects.filter(run=run).order_by()
     by_purpose = {row["purpose"]: _clean(row) for row in calls.values("purpose").annotate(**TOTALS)}
     by_agent = {row["agent__persona__key"] or "(shared)": _clean(row)
                 for row in calls.values("agent__persona__key").annotate(**TOTALS)}
+    abandoned = {row["purpose"]: _clean(row) for row in calls.filter(abandoned=True).values("purpose").annotate(**TOTALS)}
     return {"run": run_totals(run), "by_purpose": dict(sorted(by_purpose.items())),
-            "by_agent": dict(sorted(by_agent.items())), "by_profile": usage_by_profile(run)}
+            "by_agent": dict(sorted(by_agent.items())), "by_profile": usage_by_profile(run),
+            "abandoned_by_purpose": dict(sorted(abandoned.items()))}

@@ -118,7 +118,7 @@
         liveTick = ship.now;
         document.getElementById("clock").textContent = ship.clock;
         document.getElementById("tick").textContent = ship.now;
-        document.getElementById("run-state").textContent = ship.state;
+        document.getElementById("run-state").textContent = ship.state_text;
         slider.max = ship.now;
         slider.value = ship.now;
         asof.textContent = "now (" + ship.clock + ")";

@@ -6,9 +6,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import hostile_ticks
+from tests.browser.conftest import hostile_ticks, run_voyage
 from tests.browser.hostile_openai import PAYLOADS, SAID, TITLE_PAYLOAD
-from voyage.fleet import manage, wait_for
+from voyage.fleet import Worker, manage, wait_for
 
 
 def agents_now(site, run_id: int) -> dict[str, tuple[str, int, int, int]]:
@@ -192,7 +192,8 @@ def test_start_pause_resume_and_stop_buttons_drive_the_run(staff_page, site, wor
     expect(staff_page).to_have_url(re.compile(rf"/runs/{run_id}/$"))
     wait_for(lambda: site.db.run_row(run_id)[0] > tick, timeout=60, what="the resumed run to advance")
     staff_page.locator("button", has_text="Stop").click()
-    expect(staff_page.locator("#run-state")).to_have_text("finished")
+    # no memory cluster runs here: the jobs its ticks asked for are still owed, and it says so
+    expect(staff_page.locator("#run-state")).to_have_text(re.compile(r"^finished(; \d+ memory jobs? still running)?$"))
     assert site.db.run_row(run_id)[1] == "finished"
 
 
@@ -279,3 +280,22 @@ def test_another_scenarios_ship_is_drawn_from_its_own_rooms_and_decks(staff_page
     assert set(markers(staff_page)) == set(agents_now(site, run_id))
     for key, (room, *_rest) in agents_now(site, run_id).items():
         assert markers(staff_page)[key]["room"] == room
+
+
+def test_a_finished_run_still_owed_memory_work_says_so_until_it_is_done(staff_page, site):
+    """Finished on the tick worker, its compaction and dreams queued for a memory worker: not a bare
+    'finished' until the memory cluster has done them."""
+    run = run_voyage(site, "--scenario", "edelweiss", "--ticks", "40", "--seed", "5", "--memory-worker")
+    [(owed,)] = site.query("SELECT COUNT(*) FROM memory_jobs_pending WHERE run_id = %s", (run,))
+    assert owed > 0
+    staff_page.goto(f"/runs/{run}/")
+    expect(staff_page.locator("#run-state")).to_have_text(
+        f"finished; {owed} memory job{'s' if owed != 1 else ''} still running")
+    memory = Worker(site.env, site.db.dir / "memory.log", cluster="memory")
+    try:
+        wait_for(lambda: not site.query("SELECT COUNT(*) FROM memory_jobs_pending WHERE run_id = %s", (run,))[0][0],
+                 120, interval=0.5, what="the memory worker to do the run's jobs")
+    finally:
+        memory.kill()
+    staff_page.reload()
+    expect(staff_page.locator("#run-state")).to_have_text("finished")

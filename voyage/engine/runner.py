@@ -9,6 +9,7 @@ from typing import Callable
 
 from django.db import transaction
 
+from memories.digest import memory_sha256
 from memories.jobs import pending, queue_jobs, run_inline, unfinished
 from memories.models import DiaryEntry, Dream, Memory, MemorySummary
 from voyage.engine.budget import Budget
@@ -128,12 +129,14 @@ def run_summary(run: Run, wall_s: float) -> dict:
         "dreams": Dream.objects.filter(run=run).count(),
         "diary_entries": DiaryEntry.objects.filter(run=run).count(),
         "jobs_pending": pending(run.pk),
-        "llm_calls": LLMCall.objects.filter(run=run).count(),
+        "llm_calls": LLMCall.objects.filter(run=run, abandoned=False).count(),
+        "llm_calls_abandoned": LLMCall.objects.filter(run=run, abandoned=True).count(),
         "interventions": intervention_count(run),
         "wall_s": round(wall_s, 3),
         "rung_counts": {str(spec.level): rungs.get(spec.level, 0) for spec in run.scenario.rung_specs()},
         "usage": usage_summary(run),
         "transcript_sha256": transcript_sha256(run),
+        "memory_sha256": memory_sha256(run),
     }
 
 

@@ -6,6 +6,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from memories.importance import importance_of
+from memories.job_inputs import fix_inputs, promise
 from memories.jobs import MemoryJob, queue_jobs, record
 from memories.models import Memory, TrustEntry, TrustHistory
 from voyage.engine.world import HotLine, RunWorld
@@ -108,11 +109,15 @@ class TickWriter:
                 TrustHistory.objects.bulk_create([row for _, row in self.history])
             if self.dirty:
                 update_rows(AgentState, [self.world.agents[i] for i in sorted(self.dirty)], AGENT_FIELDS)
-            record(self.memory_jobs)  # done or queued below; a resumed run finishes what a crash left
+            # What each job will read is fixed now, by this tick (memories.job_inputs); done or queued
+            # below, and a resumed run (or the memory cluster's rescue) finishes what a crash left.
+            self.memory_jobs = fix_inputs(self.memory_jobs, self.world) if self.memory_jobs else []
+            record(self.memory_jobs)
         run.tick = new_tick
         for line in self.hot_lines:  # the hot windows keep ids, not the tick's row objects (a world's worth of them)
             line.row_id, line.row = line.row.pk, None
         if self.memory_jobs:
+            promise(self.memory_jobs, self.world)
             memory(self.memory_jobs)
 
 

@@ -23,6 +23,7 @@ from typing import IO, Iterable, Iterator
 
 from django.core.serializers.jsonl import Serializer as JsonlSerializer
 
+from memories.attempts import settle_run
 from voyage.export.rows import RowNumbers
 
 CHUNK = 2000
@@ -158,6 +159,9 @@ def write_fixture(run, out: IO[str]) -> None:
         # Its rows would change while they are read: the file could hold half a tick.
         raise ExportError(f"run {run.pk} is {run.state}: pause it first (manage.py voyage_control pause {run.pk}, "
                           f"or the admin's pause action), then export it")
+    # Memory jobs its ticks asked for and no worker has done yet are done (or waited for) here: the
+    # fixture carries the summaries and dreams the run owes, never a half of them.
+    settle_run(run.pk)
     FixtureSerializer().serialize(fixture_rows(run), stream=out, use_natural_foreign_keys=True,
                                   use_natural_primary_keys=True)
 

@@ -59,7 +59,7 @@ class ReplayGateway(Gateway):
             return
         self._loaded.add(index)
         rows = (LLMCall.objects.filter(run_id=self.source_run_id, tick__gte=index * self.window,
-                                       tick__lt=(index + 1) * self.window)
+                                       tick__lt=(index + 1) * self.window, abandoned=False)  # a killed attempt's: never used
                 .order_by("id")
                 .values_list("tick", "agent__persona__key", "purpose", "raw_answer", "answered", "error",
                              "prompt_tokens", "completion_tokens", "reasoning_tokens", "cached_tokens", "profile"))

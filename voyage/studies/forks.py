@@ -17,6 +17,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from voyage.instruments.interventions import copy_interventions
+from memories.jobs import owed_before
 from voyage.models import Run
 
 
@@ -37,6 +38,8 @@ def replayed(run: Run) -> bool:
 def not_ready(base: Run, tick: int) -> str:
     """Why the arms of `base` cannot be forked yet, or ""."""
     if base.tick >= tick:
+        if owed := owed_before(base.pk, tick):  # its arms replay its memory calls: they must all be there
+            return f"waiting for its base run {base.pk}'s memory jobs before tick {tick} ({len(owed)} still running)"
         return ""
     if base.state == Run.FAILED:
         return f"waiting for its base run {base.pk}, which failed at tick {base.tick}: resume it"

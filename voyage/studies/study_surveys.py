@@ -1,7 +1,8 @@
 """A study's surveys (`study create --survey FILE@TICK`, repeatable): each questionnaire put to every
 run of the study (not the base runs its arms fork from) as it stood at that tick, through
-voyage.instruments.surveys, once the run has finished (so every memory job stamped up to the tick is
-written). The answers become measures of the results table (survey_measures.py).
+voyage.instruments.surveys, once the run has finished and every memory job its ticks up to T asked
+for is done (settled here if a worker has not got to it yet). The answers become measures of the
+results table (survey_measures.py).
 
 Taken by whoever sees a run finish: the worker after each settled chunk and its per-minute catch-up
 (scheduler), `study run` at its end, and `study results` before it writes the table; a survey already
@@ -11,6 +12,8 @@ from __future__ import annotations
 import logging
 
 from django.db import IntegrityError
+
+from memories.attempts import settle_run
 
 from voyage.instruments.models import Survey
 from voyage.instruments.questionnaire import QuestionnaireError, from_dict, read_questionnaire
@@ -91,6 +94,9 @@ def take_due(study: Study) -> int:
             if member.run.tick < spec["tick"] or Survey.objects.filter(
                     run=member.run, tick=spec["tick"], digest=digest(q)).exists():
                 continue
+            # The memory jobs its ticks up to T asked for are what the agents remembered at T: done (or
+            # waited for) first, so a survey's answers do not depend on how far the memory worker got.
+            settle_run(member.run_id, before_tick=spec["tick"] + 1)
             try:
                 take_survey(member.run, q, spec["tick"], made_by=MADE_BY.format(name=study.name))
                 taken += 1

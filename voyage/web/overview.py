@@ -8,7 +8,9 @@ from django.db.models import Count, F, Q, Sum
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
 
+from memories.jobs import pending
 from voyage.models import Event, LLMCall, Run
+from voyage.run_state import state_text
 from voyage.web import costs, feed
 from voyage.web.health import run_panel
 from voyage.web.access import staff_required
@@ -124,7 +126,7 @@ def overview(request, run_id: int):
     kinds = sorted(set(Event.objects.filter(run=run).order_by().values_list("kind", flat=True).distinct())
                    | set(feed.CALL_KINDS))
     return render(request, "web/overview.html", {
-        "run": run, "clock": sim_clock(run.tick), "layout": layout, "agents": agents, "items": items,
+        "run": run, "state_text": state_text(run.state, pending(run.pk)), "clock": sim_clock(run.tick), "layout": layout, "agents": agents, "items": items,
         "filters": filters, "kinds": kinds, "rooms": sorted(layout.rooms.values(), key=lambda r: r.name),
         "cast": sorted(cast.items(), key=lambda kv: kv[1]["name"]), "usage": usage, "buttons": buttons_for(run.state, run.tick, run.target_ticks), "usage_tables": [("By purpose", usage["by_purpose"]), ("By agent", usage["by_agent"]),
                                                     ("By profile", usage["by_profile"])],
@@ -148,5 +150,5 @@ def ship_json(request, run_id: int):
     layout, cast = ship_layout(run), cast_of(run)
     ship = ship_now(run) if tick == now else ship_then(run, cast, tick)
     return JsonResponse({"run": run.pk, "tick": tick, "now": now, "clock": sim_clock(tick), "live": tick == now,
-                         "state": run.state, "agents": markers(run, layout, cast, ship, rung_names(run)),
+                         "state": run.state, "state_text": state_text(run.state, pending(run.pk)), "agents": markers(run, layout, cast, ship, rung_names(run)),
                          "events": events_of_commit(run, tick)})

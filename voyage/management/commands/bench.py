@@ -13,6 +13,7 @@
     python manage.py bench networks [--scenario edelweiss] [--agents 2000] [--ticks 480]
     python manage.py bench ahead [--scenario 1912] [--ticks 40] [--latency lognormal:1000:0.6] [--policy fake-server]
     python manage.py bench survey [--ticks 240] [--repeats 3]
+    python manage.py bench crash --days 1 [--kills 6]
 """
 import json
 
@@ -28,7 +29,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("which", choices=["engine", "memory", "concurrency", "worker", "web", "export", "study",
-                                              "realmodel", "scale", "ahead", "survey", "networks"])
+                                              "realmodel", "scale", "ahead", "survey", "networks", "crash"])
         parser.add_argument("--days", type=float, help="engine, memory, export, study: simulated days (1); web: of the run whose pages are timed (3)")
         parser.add_argument("--schedule", default="sequential", choices=["sequential", "simultaneous"])
         parser.add_argument("--ticks", type=int, help="concurrency: ticks timed per schedule (5); worker: per run (200)")
@@ -44,6 +45,8 @@ class Command(BaseCommand):
         parser.add_argument("--sizes", default="32,128,512,2048", help="scale: the numbers of agents, comma-separated")
         parser.add_argument("--database", default="sqlite", choices=["sqlite", "postgres"],
                             help="scale: the scratch databases' kind (postgres: on 127.0.0.1:5432)")
+        parser.add_argument("--kills", type=int, default=6, help="crash: SIGKILLs of the memory cluster "
+                                                                   "(the tick cluster's too, every other time)")
         parser.add_argument("--clients", type=int, default=50, help="web: websocket clients while a run advances")
         parser.add_argument("--step", choices=["pages", "advance"], help="(internal) web: what the inner process does")
         parser.add_argument("--run-id", type=int, help="(internal) web: the run whose pages are timed")
@@ -76,6 +79,10 @@ class Command(BaseCommand):
             from voyage.bench import memory
 
             figures = (memory.inner if options["inner"] else memory.outer)(options["days"], options["layout"])
+        elif which == "crash":  # memory after SIGKILLs of the worker clusters, against the batch runner
+            from voyage.bench import crash
+
+            figures = crash.outer(options["days"], options["kills"])
         elif which == "export":  # a run's fixture: export_run, then loaddata into a fresh database
             from voyage.bench import export
 
