@@ -75,3 +75,20 @@ def test_a_measure_added_to_the_registry_is_in_the_report(staff, study, monkeypa
     assert "survey_safe_mean" in rows_of(html)
     assert 'title="a 1-7 scale item&#x27;s mean"' in html
     assert "δ=" in rows_of(html)["survey_safe_mean"] and "d=" not in rows_of(html)["survey_safe_mean"]  # a scale
+
+
+def test_a_survey_items_answers_are_spread_per_arm_as_counted_by_hand():
+    from voyage.instruments.questionnaire import Item
+    from voyage.studies.report_surveys import columns_of, spread
+
+    scale = Item("safe", "Safe?", "scale", low=1, high=5)
+    s = spread(scale, "a", [1, 2, 2, 5, None])
+    assert columns_of(scale) == ["1", "2", "3", "4", "5"]
+    assert (s.asked, s.shares, s.mean, s.low, s.high, s.missing) == (5, [0.25, 0.5, 0.0, 0.0, 0.25], 2.5, 1, 5, 0.2)
+    several = Item("w", "Worries?", "choices", options=("sea", "others"))
+    assert spread(several, "a", [["sea"], ["sea", "others"], []]).shares == [0.6667, 0.3333]
+    one = Item("l", "Leader?", "choice", options=("nobody", "an officer"))
+    assert spread(one, "a", ["nobody", None]).shares == [1.0, 0.0]
+    assert spread(one, "a", [None, None]).shares == [None, None]
+    number = Item("h", "Hours?", "number", low=0, high=100)
+    assert (spread(number, "a", [3, 4.5]).mean, spread(number, "a", [3, 4.5]).shares) == (3.75, [])

@@ -139,4 +139,15 @@ def test_a_study_made_in_the_admin_surveys_its_arms_on_the_worker_and_compares_t
     page.select_option("select[name=measure]", "survey_t20_safe_mean")
     page.get_by_role("button", name="Draw").click()
     expect(page.locator("#chart svg title").first).to_have_text("survey_t20_safe_mean by day")
+    # The study's report: each arm's answers to a scale item, spread over its points as stored.
+    page.goto(f"/studies/{study_id}/report/")
+    table = page.locator('table.survey-item[data-item="t20_safe"]')
+    expect(table.locator("caption")).to_contain_text("How safe do you feel here?")
+    for arm, run in zip(("intervention=none", "intervention=lamp"), arms):
+        values = [int(v) for (v,) in site.query(
+            "SELECT a.value FROM survey_answers a JOIN surveys s ON s.id = a.survey_id "
+            "WHERE s.run_id = %s AND s.tick = 20 AND a.item = 'safe'", (run,))]
+        shares = [f"{values.count(p) / len(values):.3f}" for p in range(1, 6)]
+        expect(table.locator(f'tr[data-arm="{arm}"] td.share')).to_have_text(shares)
+    expect(page.locator("#report-measures th", has_text="survey_t20_safe_mean")).to_have_count(1)
     assert not page_watch.page_errors and not page_watch.dialogs

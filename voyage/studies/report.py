@@ -1,9 +1,10 @@
 """One report per study: its design, every measure of the results table with the arms side by side
 (each arm's mean and the 95 % bootstrap interval of that mean over its runs), each arm against the
-baseline (difference, interval, permutation p, effect size: voyage/studies/stats.py), and the
-networks (the speech graph of each arm's first run on the day reported). It iterates over whatever
-columns the study's results have, so a measure added to the registry (a survey's items) is in it with
-no more work.
+baseline (difference, interval, permutation p, effect size: voyage/studies/stats.py), how the
+answers to each survey item are spread in each arm (report_surveys.py), and the networks (the
+speech graph of each arm's first run on the day reported). It iterates over whatever columns the
+study's results have, so a measure added to the registry (a survey's items) is in it with no more
+work.
 
 Shown as a page and downloaded as one self-contained HTML file (its style inline, no script, nothing
 fetched, no link that needs the site). A face, like views.py: it draws with the pictures page's code."""
@@ -17,6 +18,7 @@ from voyage.studies import compare as cells
 from voyage.studies.between import arms_of, between, is_scale, measure_of, pick_baseline
 from voyage.studies.grid import SEED
 from voyage.studies.models import Study
+from voyage.studies.report_surveys import survey_spreads
 from voyage.studies.results import study_rows
 from voyage.studies.stats import MIN_RUNS, ArmSummary, Comparison, seed_for, summarise
 from voyage.web.charts import RUNG_COLOURS
@@ -65,8 +67,9 @@ def report(study: Study, day=None) -> dict:
                                    between(study.name, rows, study.axes, column, chosen, baseline,
                                            scale=is_scale(study, column)),
                                    column.startswith(("speech_net_", "trust_net_"))))
+    runs_by_arm = {arm: sorted({int(r["run_id"]) for r in rows if cells.cell_of(r, axes) == arm}) for arm in arms}
     context.update(baseline=baseline, measures=measures, others=[a for a in arms if a != baseline],
-                   graphs=arm_graphs(rows, axes, arms, chosen))
+                   graphs=arm_graphs(rows, axes, arms, chosen), surveys=survey_spreads(study, runs_by_arm))
     return context
 
 
