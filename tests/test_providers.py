@@ -87,12 +87,13 @@ ENFORCED_EVERY_ACTION = {"openai", "vllm", "lm-studio", "openrouter", "sglang", 
 @pytest.mark.django_db
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_a_1912_run_with_each_provider_reaches_its_last_tick_with_no_refused_request(provider, key):
+    out = io.StringIO()
     with ProviderServer(provider) as server:
         call_command("run_voyage", "--ticks", "2", "--schedule", "simultaneous", "--provider", provider,
                      "--base-url", server.base_url, "--model", "m", "--api-key-env", KEY_ENV,
-                     stdout=io.StringIO(), stderr=io.StringIO())
+                     stdout=out, stderr=io.StringIO())
         records = list(server.records)
-    run = Run.objects.get()
+    run = Run.objects.get(pk=json.loads(out.getvalue().strip().splitlines()[-1])["run_id"])
     assert run.profile.provider == provider and run.tick == 2 and run.state != Run.PAUSED, run.pause_reason
     assert not [r for r in records if r.get("refused")]
     actions = [r for r in records if "exactly these six keys" in r["body"]["messages"][0]["content"]]
@@ -176,13 +177,14 @@ def test_the_endpoint_check_says_what_is_wrong_with_its_options():
 
 @pytest.mark.django_db
 def test_run_voyage_provider_says_what_is_missing_and_writes_nothing(monkeypatch):
+    runs = Run.objects.count()  # a session's shared runs may be there
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with pytest.raises(CommandError, match=r"read from \$OPENAI_API_KEY, which is not set"):
         call_command("run_voyage", "--ticks", "1", "--provider", "openai", "--model", "gpt-4o-mini",
                      stdout=io.StringIO())
     with pytest.raises(CommandError, match="--provider other has no base URL of its own"):
         call_command("run_voyage", "--ticks", "1", "--provider", "other", stdout=io.StringIO())
-    assert not ModelProfile.objects.exists() and not Run.objects.exists()
+    assert not ModelProfile.objects.exists() and Run.objects.count() == runs
 
 
 @pytest.mark.django_db
