@@ -140,8 +140,12 @@ def troubled_run(site) -> int:
 
 @pytest.fixture(scope="session")
 def worker(site):
+    """The worker as `make worker` starts it: the tick cluster, and the memory cluster that does the
+    compaction and dream jobs (a study's arms wait for their base's jobs before the fork tick)."""
     proc = Worker(site.env, site.db.dir / "worker.log")
+    memory = Worker(site.env, site.db.dir / "worker-memory.log", cluster="memory")
     yield proc
+    memory.kill()
     proc.kill()
 
 
