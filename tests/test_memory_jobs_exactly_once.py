@@ -131,3 +131,65 @@ def test_rescue_hands_out_again_only_what_no_live_process_holds(delivered):
     assert sorted(delivered) == ["claimant-dead", "lease-ran-out", "never-begun"]
     assert attempts.rescue() == []  # handed out once, not at every look
     assert PendingMemoryJob.objects.get(name="held").claimed_by == live
+
+
+class Dies(Exception):
+    """The process died here (a model behind a real HTTP server)."""
+
+
+@pytest.fixture
+def model_server():
+    from tests.fake_openai_server import FakeOpenAI
+
+    with FakeOpenAI(lognormal=(3, 0.5)) as server:  # answers and latencies seeded by each request
+        yield server
+
+
+def test_with_a_model_server_a_killed_attempts_calls_are_abandoned_and_the_rescue_writes_what_an_uninterrupted_run_does(
+        delivered, model_server):
+    """The same as above with a local OpenAI-protocol server standing in for the model: the killed
+    attempt's summary call reached the server and is kept, abandoned; the rescued job asks again and
+    the run remembers what a run never interrupted remembers, call for call."""
+    from voyage.gateway.openai_client import GatewayConfig, OpenAIGateway
+    from voyage.models import ModelProfile
+
+    profile = ModelProfile.objects.create(name="local", kind=ModelProfile.OPENAI, base_url=model_server.base_url,
+                                          model="fake", timeout_s=10, retries=0, concurrency=8)
+
+    class DiesAtEraOverHttp(OpenAIGateway):
+        def complete(self, request):
+            if request.purpose == "era":
+                raise Dies
+            return super().complete(request)
+
+    reference = create_run(Scenario.objects.get(slug="edelweiss"), profile=profile, **PARAMS)
+    advance(reference, TICKS, memory_inline=True)
+    run = create_run(Scenario.objects.get(slug="edelweiss"), profile=profile, **PARAMS)
+    advance(run, TICKS)
+    served = len(model_server.records)
+    dying = DiesAtEraOverHttp(GatewayConfig.from_profile(profile))
+    try:
+        for first in PendingMemoryJob.objects.filter(run=run, job="compact_agent").order_by("id"):
+            try:
+                attempts.perform_on(first.name, gateway=dying)
+            except Dies:
+                break
+        else:
+            pytest.fail("no compaction reached an era: the scenario is too short")
+    finally:
+        dying.close()
+    assert len(model_server.records) > served  # the killed attempt's call went out and was paid for
+    [killed_call] = LLMCall.objects.filter(run=run, abandoned=True)
+    assert killed_call.purpose == "compaction" and run_totals(run)["abandoned_calls"] == 1
+
+    PendingMemoryJob.objects.filter(pk=first.pk).update(claimed_by=_claim_of(_reaped()))
+    delivered.clear()
+    attempts.rescue(at_start=True)
+    assert first.name in delivered
+    for name in list(delivered) + [n for n in PendingMemoryJob.objects.filter(run=run).values_list("name", flat=True)]:
+        jobs.perform("", name)
+    assert jobs.pending(run.pk) == 0
+    assert memory_tables(run) == memory_tables(reference)
+    kept = LLMCall.objects.filter(run=run, abandoned=False)
+    assert sorted(kept.values_list("purpose", "tick", "raw_answer")) == \
+        sorted(LLMCall.objects.filter(run=reference).values_list("purpose", "tick", "raw_answer"))
