@@ -16,6 +16,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from world.time import TICKS_PER_DAY
 from voyage.models import Run
+from voyage.gateway import providers
+from voyage.management.model_options import profile_from_options
 from voyage.studies import scheduler
 from voyage.studies.arms import SHORT, ArmError, parse_spec
 from voyage.studies.config import StudyError, StudyPlan, create_study
@@ -61,6 +63,18 @@ def parse_interventions(specs: list[str]) -> dict[str, dict]:
     return out
 
 
+def provider_profile(options, base) -> dict:
+    """{"profile": NAME} for --provider (run_voyage's one-off profile, made or reused), else {}."""
+    if not options.get("provider"):
+        if options.get("base_url") or options.get("model") or options.get("api_key_env"):
+            raise CommandError("--base-url, --model and --api-key-env go with --provider NAME")
+        return {}
+    if "profile" in base:
+        raise CommandError("give --provider or --set profile=NAME, not both")
+    picked = {k: options.get(k) for k in ("provider", "base_url", "model", "api_key_env")}
+    return {"profile": profile_from_options(picked).name}
+
+
 class Command(BaseCommand):
     help = "Create, follow, run and tabulate studies: grids of runs over seeds, model profiles and parameters."
 
@@ -85,6 +99,12 @@ class Command(BaseCommand):
         create.add_argument("--survey", action="append", default=[], metavar="FILE@TICK",
                             help="put the questionnaire in FILE (YAML) to every run as it stood at TICK, once the run "
                                  "has finished; its items become measures (survey_t<TICK>_<item>_...); repeatable")
+        create.add_argument("--provider", choices=providers.NAMES,
+                            help="every run on a one-off endpoint of this provider (as run_voyage --provider): "
+                                 "sets profile to a profile with the provider's defaults, made or reused")
+        create.add_argument("--base-url", metavar="URL", help="with --provider: the endpoint (default: the provider's)")
+        create.add_argument("--model", metavar="NAME", help="with --provider: the model")
+        create.add_argument("--api-key-env", metavar="VAR", help="with --provider: the NAME of the variable holding the key")
         create.add_argument("--budget-cost", metavar="X", help="start no further run once the runs have cost X")
         create.add_argument("--parallel", type=int, help="runs on the worker at once (default: all; 1 with a budget)")
         create.add_argument("--no-start", action="store_true", help="make the runs but queue nothing "
@@ -119,6 +139,7 @@ class Command(BaseCommand):
         for name in ("seed", "schedule"):
             if options[name] is not None:
                 base[name] = str(options[name])
+        base.update(provider_profile(options, base))
         try:
             plan = StudyPlan(name=options["name"], scenario=options["scenario"], target_ticks=ticks,
                              axes=parse_vary(options["vary"]), base=base, budget_cost=options["budget_cost"],
