@@ -140,12 +140,18 @@ def troubled_run(site) -> int:
 
 @pytest.fixture(scope="session")
 def worker(site):
-    """The worker as `make worker` starts it: the tick cluster, and the memory cluster that does the
-    compaction and dream jobs (a study's arms wait for their base's jobs before the fork tick)."""
     proc = Worker(site.env, site.db.dir / "worker.log")
-    memory = Worker(site.env, site.db.dir / "worker-memory.log", cluster="memory")
     yield proc
-    memory.kill()
+    proc.kill()
+
+
+@pytest.fixture
+def memory_worker(site):
+    """The memory cluster (`make worker` starts it beside the tick cluster), for one test: a study's
+    arms wait for their base's memory jobs before the fork tick. Not for the session: a test may need
+    a run that finished with its memory jobs still owed."""
+    proc = Worker(site.env, site.db.dir / "worker-memory.log", cluster="memory")
+    yield proc
     proc.kill()
 
 

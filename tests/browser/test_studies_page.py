@@ -45,7 +45,8 @@ def test_a_study_moves_live_and_its_cells_compare(site, worker, staff_page, page
     assert not page_watch.page_errors and not page_watch.dialogs
 
 
-def test_a_study_over_an_intervention_runs_on_the_worker_and_compares_its_arms(site, worker, staff_page, page_watch):
+def test_a_study_over_an_intervention_runs_on_the_worker_and_compares_its_arms(site, worker, memory_worker, staff_page,
+                                                                             page_watch):
     lamp = ('lamp={"kind": "object_place", "tick": 20, "name": "Brass lamp", "room": "east_corridor", '
             '"text": "<b>It hums.</b>"}')
     made = json.loads(manage(site.env, "study", "create", "--name", "lamp study", "--scenario", "edelweiss",
@@ -82,8 +83,8 @@ def test_a_study_over_an_intervention_runs_on_the_worker_and_compares_its_arms(s
     assert not page_watch.page_errors and not page_watch.dialogs
 
 
-def test_a_study_over_an_intervention_made_in_the_admin_runs_to_its_report(site, worker, staff_page, page_watch,
-                                                                          tmp_path):
+def test_a_study_over_an_intervention_made_in_the_admin_runs_to_its_report(site, worker, memory_worker, staff_page,
+                                                                          page_watch, tmp_path):
     """Through the admin's form to the worker, the comparison page's "Report" link, and its download."""
     page = staff_page
     page.goto("/admin/studies/study/add/")

@@ -92,8 +92,8 @@ def test_survey_pages_are_for_staff_only(page, site, small_run, tmp_path):
     assert page.request.post(f"/runs/{small_run}/surveys/new/", form={"text": QUESTIONNAIRE}).status == 403
 
 
-def test_a_study_made_in_the_admin_surveys_its_arms_on_the_worker_and_compares_the_items(site, worker, staff_page,
-                                                                                        page_watch):
+def test_a_study_made_in_the_admin_surveys_its_arms_on_the_worker_and_compares_the_items(site, worker, memory_worker,
+                                                                                        staff_page, page_watch):
     page = staff_page
     # A questionnaire saved in the admin; a broken one first, refused naming its item and key.
     page.goto("/admin/instruments/questionnaire/add/")
