@@ -62,6 +62,22 @@ def _claim_of(pid: int) -> str:
     return f"{socket.gethostname()[:60]}:{pid}"
 
 
+def rescued_as_if_never_killed(run, killed_job, reference, delivered) -> None:
+    """The worker that held `killed_job` is gone: the memory cluster's rescue hands it out again at
+    once, and with the run's other jobs done the run remembers, and kept the calls, of `reference`."""
+    PendingMemoryJob.objects.filter(pk=killed_job.pk).update(claimed_by=_claim_of(_reaped()))
+    delivered.clear()
+    attempts.rescue(at_start=True)
+    assert killed_job.name in delivered
+    for name in list(delivered) + [n for n in PendingMemoryJob.objects.filter(run=run).values_list("name", flat=True)]:
+        jobs.perform("", name)
+    assert jobs.pending(run.pk) == 0
+    assert memory_tables(run) == memory_tables(reference)
+    kept = LLMCall.objects.filter(run=run, abandoned=False)
+    assert sorted(kept.values_list("purpose", "tick", "raw_answer")) == \
+        sorted(LLMCall.objects.filter(run=reference).values_list("purpose", "tick", "raw_answer"))
+
+
 def test_a_second_delivery_of_a_done_job_is_a_no_op(delivered):
     run = _run()
     advance(run, TICKS)
@@ -95,18 +111,7 @@ def test_a_killed_attempt_leaves_abandoned_calls_and_the_rescued_job_writes_what
     assert run_totals(run)["abandoned_calls"] == 1
     assert usage_totals(run)["abandoned_by_purpose"]["compaction"]["calls"] == 1
 
-    # The worker that made it is gone: the memory cluster's rescue hands it out again at once.
-    PendingMemoryJob.objects.filter(pk=first.pk).update(claimed_by=_claim_of(_reaped()))
-    delivered.clear()
-    attempts.rescue(at_start=True)
-    assert first.name in delivered
-    for name in list(delivered) + [n for n in PendingMemoryJob.objects.filter(run=run).values_list("name", flat=True)]:
-        jobs.perform("", name)
-    assert jobs.pending(run.pk) == 0
-    assert memory_tables(run) == memory_tables(reference)
-    kept = LLMCall.objects.filter(run=run, abandoned=False)
-    assert sorted(kept.values_list("purpose", "tick", "raw_answer")) == \
-        sorted(LLMCall.objects.filter(run=reference).values_list("purpose", "tick", "raw_answer"))
+    rescued_as_if_never_killed(run, first, reference, delivered)
     assert list(LLMCall.objects.filter(run=run, abandoned=True).values_list("pk", flat=True)) == [killed_call.pk]
 
 
@@ -182,14 +187,4 @@ def test_with_a_model_server_a_killed_attempts_calls_are_abandoned_and_the_rescu
     [killed_call] = LLMCall.objects.filter(run=run, abandoned=True)
     assert killed_call.purpose == "compaction" and run_totals(run)["abandoned_calls"] == 1
 
-    PendingMemoryJob.objects.filter(pk=first.pk).update(claimed_by=_claim_of(_reaped()))
-    delivered.clear()
-    attempts.rescue(at_start=True)
-    assert first.name in delivered
-    for name in list(delivered) + [n for n in PendingMemoryJob.objects.filter(run=run).values_list("name", flat=True)]:
-        jobs.perform("", name)
-    assert jobs.pending(run.pk) == 0
-    assert memory_tables(run) == memory_tables(reference)
-    kept = LLMCall.objects.filter(run=run, abandoned=False)
-    assert sorted(kept.values_list("purpose", "tick", "raw_answer")) == \
-        sorted(LLMCall.objects.filter(run=reference).values_list("purpose", "tick", "raw_answer"))
+    rescued_as_if_never_killed(run, first, reference, delivered)
