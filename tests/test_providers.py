@@ -135,6 +135,7 @@ EXPECTED = {  # form: none, json_object, json_schema, json_object_schema
 @pytest.mark.django_db
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_the_endpoint_check_tells_what_each_provider_does_with_each_form(provider, key):
+    profiles = ModelProfile.objects.count()  # a session's shared rows may be there
     with ProviderServer(provider) as server:
         out = io.StringIO()
         call_command("endpoint", "check", "--provider", provider, "--base-url", server.base_url, "--model", "m",
@@ -151,7 +152,7 @@ def test_the_endpoint_check_tells_what_each_provider_does_with_each_form(provide
             assert verdict["detail"]  # in the provider's words
         if verdict["outcome"] == IGNORES:
             assert '{"probe": "free"}' in verdict["detail"]
-    assert not ModelProfile.objects.exists()  # a one-off check writes nothing
+    assert ModelProfile.objects.count() == profiles  # a one-off check writes nothing
 
 
 def test_the_endpoint_check_of_an_endpoint_that_is_not_there_says_failed(key):
@@ -177,14 +178,14 @@ def test_the_endpoint_check_says_what_is_wrong_with_its_options():
 
 @pytest.mark.django_db
 def test_run_voyage_provider_says_what_is_missing_and_writes_nothing(monkeypatch):
-    runs = Run.objects.count()  # a session's shared runs may be there
+    runs, profiles = Run.objects.count(), ModelProfile.objects.count()  # a session's shared rows may be there
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with pytest.raises(CommandError, match=r"read from \$OPENAI_API_KEY, which is not set"):
         call_command("run_voyage", "--ticks", "1", "--provider", "openai", "--model", "gpt-4o-mini",
                      stdout=io.StringIO())
     with pytest.raises(CommandError, match="--provider other has no base URL of its own"):
         call_command("run_voyage", "--ticks", "1", "--provider", "other", stdout=io.StringIO())
-    assert not ModelProfile.objects.exists() and Run.objects.count() == runs
+    assert (ModelProfile.objects.count(), Run.objects.count()) == (profiles, runs)
 
 
 @pytest.mark.django_db
