@@ -10,10 +10,10 @@ from memories.jobs import dreams_job
 from memories.models import Dream, Memory, TrustEntry
 from memories.writing import DREAM, messages, row_line, subject_of
 from voyage.gateway.base import DREAM as DREAM_PURPOSE, ModelRequest
-from voyage.gateway.factory import gateway_for
+from voyage.calls.factory import gateway_for
 from voyage.gateway.hints import RowsHints
 from voyage.gateway.json_extract import parse_json_object
-from voyage.gateway.record import call_record
+from voyage.calls.record import call_record
 from voyage.models import LLMCall
 from world.models import Room
 from world.rules.ladder import PEOPLE_NAMES, knows

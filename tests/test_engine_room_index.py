@@ -5,7 +5,7 @@ import pytest
 from voyage.engine.runner import create_run
 from voyage.engine.tick import run_tick
 from voyage.engine.world import RunWorld
-from voyage.gateway.factory import gateway_for
+from voyage.calls.factory import gateway_for
 from voyage.models import Event, Run
 from world.models import Scenario
 

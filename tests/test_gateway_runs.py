@@ -12,7 +12,7 @@ from tests.fake_openai_server import TRANSPORT_FAULTS, FakeOpenAI, messages_dige
 from voyage.engine.runner import advance, create_run, transcript_sha256
 from voyage.gateway.openai_client import GatewayConfig, OpenAIGateway
 from voyage.models import LLMCall, ModelProfile, Run
-from voyage.usage import usage_totals
+from voyage.calls.usage import usage_totals
 from world.models import Scenario
 
 pytestmark = pytest.mark.django_db

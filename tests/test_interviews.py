@@ -18,7 +18,7 @@ from voyage.gateway.prompts import prompt_text
 from voyage.instruments.interviews import InterviewError, ask, ask_everyone
 from voyage.instruments.models import Interview
 from voyage.models import Event, LLMCall, Run
-from voyage.usage import usage_totals
+from voyage.calls.usage import usage_totals
 from world.models import AgentState
 
 pytestmark = pytest.mark.django_db

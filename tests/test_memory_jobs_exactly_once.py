@@ -15,7 +15,7 @@ from memories.models import MemorySummary, PendingMemoryJob
 from voyage.engine.runner import advance, create_run
 from voyage.gateway.offline import OfflineModel
 from voyage.models import LLMCall
-from voyage.usage import run_totals, usage_totals
+from voyage.calls.usage import run_totals, usage_totals
 from world.models import Scenario
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,7 @@ from voyage.gateway.routes import group_of, parse_routes, profile_for, route_pro
 from voyage.instruments.interviews import ask
 from voyage.models import LLMCall, ModelProfile, Run
 from voyage.runconfig import configure_run, replay_run
-from voyage.usage import run_totals, usage_by_profile
+from voyage.calls.usage import run_totals, usage_by_profile
 
 CAST = ["alistair_pym", "ambrose_kellaway", "anna_sjoblom"]
 

@@ -257,7 +257,7 @@ class RunAdmin(admin.ModelAdmin):
     def usage(self, obj):
         from django.utils.html import format_html_join
 
-        from voyage.usage import usage_totals
+        from voyage.calls.usage import usage_totals
 
         if obj is None or obj.pk is None:
             return "-"

@@ -10,9 +10,9 @@ from voyage import control, runconfig
 from voyage.api.errors import errors, invalid
 from voyage.api.schemas import MAX_ID, CloneIn, ForkIn, RunIn, RunOut, RunPage
 from voyage.fork import ForkError, fork
-from voyage.gateway.replay import ReplayMissing
+from voyage.calls.replay import ReplayMissing
 from voyage.models import Run
-from voyage.usage import run_totals
+from voyage.calls.usage import run_totals
 from world.time import day_of, sim_clock
 
 router = Router(tags=["runs"])

@@ -81,7 +81,7 @@ def trace(scenario: str, ticks: int, seed: int = 1912,
     from voyage.engine.runner import create_run
     from voyage.engine.tick import acting_order, run_tick
     from voyage.engine.world import RunWorld
-    from voyage.gateway.factory import gateway_for
+    from voyage.calls.factory import gateway_for
     from voyage.models import Run
     from world.models import Scenario
     from world.time import is_overnight, plan_tick

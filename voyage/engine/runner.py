@@ -16,11 +16,11 @@ from voyage.engine.budget import Budget
 from voyage.engine.tick import run_tick
 from voyage.engine.world import RunWorld
 from voyage.gateway.base import FormRefused, Gateway
-from voyage.gateway.factory import gateway_for
+from voyage.calls.factory import gateway_for
 from voyage.instruments.interventions import apply_due, copy_interventions, due_ticks
 from voyage.instruments.interventions import count as intervention_count
 from voyage.models import Event, Run
-from voyage.usage import usage_summary
+from voyage.calls.usage import usage_summary
 from world.models import AgentState, Scenario
 
 

@@ -11,7 +11,7 @@ from memories.jobs import MemoryJob, queue_jobs, record
 from memories.models import Memory, TrustEntry, TrustHistory
 from voyage.engine.world import HotLine, RunWorld
 from voyage.gateway.base import ModelAnswer, ModelRequest
-from voyage.gateway.record import call_record
+from voyage.calls.record import call_record
 from voyage.models import Event, LLMCall, Run
 from world.models import AgentState
 from world.rules.ladder import PEOPLE_NAMES

@@ -85,7 +85,7 @@ def usage_of(run: Run) -> dict:
 
 def profile_usage(calls) -> dict:
     """The same figures by the model profile that answered each call (they add up to the total)."""
-    from voyage.usage import OFFLINE
+    from voyage.calls.usage import OFFLINE
 
     by: dict[str, costs.Usage] = {}
     for g in calls.values("profile").annotate(

@@ -6,7 +6,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from voyage.models import Run
-from voyage.usage import usage_totals
+from voyage.calls.usage import usage_totals
 
 
 class Command(BaseCommand):

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from voyage.gateway.base import ModelAnswer, ModelRequest
 from voyage.gateway.prompts import compress_messages
+from voyage.models import LLMCall
 
 
 def call_record(run_id: int, request: ModelRequest, answer: ModelAnswer, outcome: str, detail: str = ""):
     """The LLMCall row for one call, unsaved (a tick inserts its calls with the tick)."""
-    from voyage.models import LLMCall
-
     return LLMCall(
         run_id=run_id, agent_id=request.agent_id, tick=request.tick, purpose=request.purpose,
         prompt_z=compress_messages(request.messages), raw_answer=answer.text or "", outcome=outcome,

@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from django.db.models import Avg, Count, F, Q, Sum
 
+from voyage.gateway.base import INSTRUMENT_PURPOSES
 from voyage.models import LLMCall
 
 TOTALS = {
@@ -50,8 +51,6 @@ def run_totals(run) -> dict:
 def simulation_totals(run) -> dict:
     """The run's own calls: its interviews and surveys left out (what its budget counts, so asking an
     agent a question never pauses the run sooner)."""
-    from voyage.gateway.base import INSTRUMENT_PURPOSES
-
     return _clean(LLMCall.objects.filter(run=run).exclude(purpose__in=INSTRUMENT_PURPOSES).aggregate(**TOTALS))
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import defaultdict, deque
 
 from voyage.gateway.base import COMPACTION, DREAM, ERA, Gateway, ModelAnswer, ModelRequest
+from voyage.models import LLMCall
 from world.time import TICKS_PER_DAY
 
 
@@ -52,8 +53,6 @@ class ReplayGateway(Gateway):
         return [self.complete(r) for r in requests]
 
     def _load(self, tick: int) -> None:
-        from voyage.models import LLMCall
-
         index = tick // self.window
         if index in self._loaded:
             return
