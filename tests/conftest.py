@@ -28,7 +28,7 @@ def one_day_run(django_db_setup, django_db_blocker):
 @pytest.fixture
 def queued(monkeypatch):
     """Run chunks queued by the code under test, collected instead of going to the broker."""
-    from voyage import tasks
+    from voyage.runs import tasks
 
     calls = []
     monkeypatch.setattr(tasks, "queue_chunk", lambda run_id, tick: calls.append((run_id, tick)))

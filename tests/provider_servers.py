@@ -1,5 +1,5 @@
 """Local chat-completions servers that apply each provider's documented structured-output rules
-(docs/providers.md; /work STACK section 9), built on tests/fake_openai_server.py:
+(docs/providers.md; /work STACK section 9), built on voyage/bench/fake_openai_server.py:
 
 - openai: json_schema must keep every strict rule (voyage.gateway.strict_rules; refused with 400
   "Invalid schema for response_format 'voyage_action': ..." naming the first rule broken), and is then
@@ -32,7 +32,7 @@ import re
 
 import jsonschema
 
-from tests.fake_openai_server import REFUSAL, FakeOpenAI, form_of, simple_action
+from voyage.bench.fake_openai_server import REFUSAL, FakeOpenAI, form_of, simple_action
 from voyage.gateway.strict_rules import broken_rules
 
 PROVIDERS = ("openai", "openrouter", "vllm", "sglang", "ollama", "llama-server", "llama-cpp-python", "lm-studio",

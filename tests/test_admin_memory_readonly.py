@@ -9,7 +9,7 @@ from django.utils.html import escape
 from memories.models import DiaryEntry, Dream, Memory, MemorySummary, TrustEntry, TrustHistory
 from voyage.engine.runner import advance
 from voyage.models import Event, LLMCall
-from voyage.runconfig import configure_run
+from voyage.runs.config import configure_run
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""Runs in the admin: the add form configures a ready run through voyage.runconfig (errors at their
+"""Runs in the admin: the add form configures a ready run through voyage.runs.config (errors at their
 field, nothing written), the change form keeps a started run's configuration, and the actions report
 what they did and what they refused."""
 import pytest
@@ -6,7 +6,7 @@ from django.contrib.auth.models import User
 from django.contrib.messages import get_messages
 
 from voyage.models import Run
-from voyage.runconfig import PARAMETERS, configure_run
+from voyage.runs.config import PARAMETERS, configure_run
 from world.models import AgentState, Persona
 
 pytestmark = pytest.mark.django_db

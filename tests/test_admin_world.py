@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.contrib.messages import get_messages
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from voyage.runconfig import configure_run
+from voyage.runs.config import configure_run
 from world.models import Exit, Persona, Prop, Room, Rung, Scenario, SoulEntry
 from world.scenarios.files import export_yaml, shipped_file
 

@@ -13,7 +13,7 @@ import urllib.request
 
 import pytest
 
-from voyage.fleet import ROOT, ScratchDB, Worker, manage, manage_json, wait_for
+from voyage.bench.fleet import ROOT, ScratchDB, Worker, manage, manage_json, wait_for
 
 TICKS = 60
 pytestmark = pytest.mark.slow

@@ -5,7 +5,7 @@ with none pending; the same seed on the worker leaves them queued until a memory
 `voyage_status` says so — and both runs tell the same story, byte for byte, and remember the same."""
 from __future__ import annotations
 
-from voyage.fleet import ScratchDB, Worker, manage, manage_json, wait_for
+from voyage.bench.fleet import ScratchDB, Worker, manage, manage_json, wait_for
 
 TICKS = "330"  # past nightfall (tick 319): the diary, the night's dreams, and compaction on the way
 RUN = ["--scenario", "edelweiss", "--ticks", TICKS, "--seed", "21"]  # the small world: 8 agents

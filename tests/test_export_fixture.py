@@ -12,7 +12,7 @@ import json
 import pytest
 
 from tests.services import require
-from voyage.fleet import ScratchDB, manage, manage_json, postgres_available
+from voyage.bench.fleet import ScratchDB, manage, manage_json, postgres_available
 
 DAY = 480
 SCENARIO = ["--scenario", "edelweiss"]  # a whole day with its night, on the small second world: 8 agents

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from voyage.engine.runner import advance, create_run
-from voyage.fork import ForkError, fork
+from voyage.runs.fork import ForkError, fork
 from voyage.models import Event, Run
 from world.models import Scenario
 

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from tests.fake_openai_server import FakeOpenAI
+from voyage.bench.fake_openai_server import FakeOpenAI
 from voyage.gateway.base import ACTION, REFLECTION, TRUST, ModelRequest
 from voyage.gateway.openai_client import GatewayConfig, GatewayConfigError, OpenAIGateway
 from world.rules.actions import Action, parse_action

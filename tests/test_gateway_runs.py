@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tests.fake_openai_server import TRANSPORT_FAULTS, FakeOpenAI, messages_digest
+from voyage.bench.fake_openai_server import TRANSPORT_FAULTS, FakeOpenAI, messages_digest
 from voyage.engine.runner import advance, create_run, transcript_sha256
 from voyage.gateway.openai_client import GatewayConfig, OpenAIGateway
 from voyage.models import LLMCall, ModelProfile, Run

@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tests.fake_openai_server import FakeOpenAI
+from voyage.bench.fake_openai_server import FakeOpenAI
 from voyage.gateway.base import ACTION, Gateway, ModelAnswer, ModelRequest
 from voyage.gateway.in_flight import InFlightMeter
 from voyage.models import LLMCall

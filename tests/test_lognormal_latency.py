@@ -1,4 +1,4 @@
-"""The fake server's lognormal latency (tests/fake_openai_server.py): drawn by the request's content,
+"""The fake server's lognormal latency (voyage/bench/fake_openai_server.py): drawn by the request's content,
 so the same call waits the same time under either scheduler, with the median and sigma asked for."""
 import math
 import statistics
@@ -7,7 +7,7 @@ import time
 import openai
 import pytest
 
-from tests.fake_openai_server import FakeOpenAI, lognormal_latency_s, parse_latency
+from voyage.bench.fake_openai_server import FakeOpenAI, lognormal_latency_s, parse_latency
 
 
 def messages(i: int) -> list[dict]:

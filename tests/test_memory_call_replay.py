@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from memories.models import MemorySummary
-from tests.fake_openai_server import FakeOpenAI
+from voyage.bench.fake_openai_server import FakeOpenAI
 from tests.memory_helpers import jobs_inline, new_run
 from voyage.engine.runner import advance, transcript_sha256
 from voyage.gateway.openai_client import GatewayConfig, OpenAIGateway

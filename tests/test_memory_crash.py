@@ -12,7 +12,7 @@ import time
 import pytest
 
 from tests.services import require
-from voyage.fleet import ScratchDB, Worker, manage_json, postgres_available, redis_available, wait_for
+from voyage.bench.fleet import ScratchDB, Worker, manage_json, postgres_available, redis_available, wait_for
 
 # edelweiss's 8 agents past nightfall (tick 319): with a small hot window and compaction every 20
 # rows each agent writes a dozen summaries and folds eras; naps and the night bring dreams.

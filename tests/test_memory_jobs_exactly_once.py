@@ -144,7 +144,7 @@ class Dies(Exception):
 
 @pytest.fixture
 def model_server():
-    from tests.fake_openai_server import FakeOpenAI
+    from voyage.bench.fake_openai_server import FakeOpenAI
 
     with FakeOpenAI(lognormal=(3, 0.5)) as server:  # answers and latencies seeded by each request
         yield server

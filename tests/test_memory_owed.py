@@ -10,9 +10,9 @@ from memories.digest import memory_tables
 from memories.models import Dream, PendingMemoryJob
 from voyage.engine.runner import advance, create_run
 from voyage.export.fixture import write_fixture
-from voyage.fork import fork
+from voyage.runs.fork import fork
 from voyage.models import Run
-from voyage.run_state import state_text
+from voyage.runs.state import state_text
 from voyage.studies.forks import not_ready
 from world.models import Scenario
 

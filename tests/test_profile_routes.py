@@ -9,12 +9,12 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tests.fake_openai_server import FakeOpenAI, messages_digest
+from voyage.bench.fake_openai_server import FakeOpenAI, messages_digest
 from voyage.engine.runner import advance, transcript_sha256
 from voyage.gateway.routes import group_of, parse_routes, profile_for, route_problems, written
 from voyage.instruments.interviews import ask
 from voyage.models import LLMCall, ModelProfile, Run
-from voyage.runconfig import configure_run, replay_run
+from voyage.runs.config import configure_run, replay_run
 from voyage.calls.usage import run_totals, usage_by_profile
 
 CAST = ["alistair_pym", "ambrose_kellaway", "anna_sjoblom"]
@@ -100,7 +100,7 @@ def test_every_call_goes_to_the_profile_its_group_or_agent_names(servers, profil
     recorded = list(LLMCall.objects.filter(run=run).exclude(purpose="interview").order_by("id")
                     .values_list("tick", "purpose", "profile"))
     assert list(LLMCall.objects.filter(run=replay).order_by("id").values_list("tick", "purpose", "profile")) == recorded
-    from voyage.fork import fork
+    from voyage.runs.fork import fork
 
     forked = fork(Run.objects.get(pk=run.pk), 3)
     assert forked.profile_routes == ROUTES
@@ -181,7 +181,7 @@ def test_the_api_takes_and_shows_the_routes(profiles):
 
 @pytest.mark.django_db
 def test_the_routes_of_a_run_not_yet_started_may_change_and_are_checked(profiles):
-    from voyage.runconfig import update_run_params
+    from voyage.runs.config import update_run_params
 
     run = configure_run("1912", cast=CAST, profile="cheap", ticks=2)
     with pytest.raises(ValidationError, match="no agent 'zed'"):

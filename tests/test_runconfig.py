@@ -1,9 +1,9 @@
-"""voyage.runconfig: every configuration rule refuses with a message at its field and writes nothing."""
+"""voyage.runs.config: every configuration rule refuses with a message at its field and writes nothing."""
 import pytest
 from django.core.exceptions import ValidationError
 
 from voyage.models import ModelProfile, Run
-from voyage.runconfig import clone_run, configure_run, replay_run, rule_errors, update_run_params
+from voyage.runs.config import clone_run, configure_run, replay_run, rule_errors, update_run_params
 from world.models import AgentState
 
 pytestmark = pytest.mark.django_db
@@ -174,7 +174,7 @@ def test_rules_are_plain_functions():
 
 def test_a_configured_run_waits_for_start(queued, django_capture_on_commit_callbacks):
     """Ready to start is not started: a worker's rescue leaves it alone until control.start queues it."""
-    from voyage import control, tasks
+    from voyage.runs import control, tasks
 
     run = configure_run("1912", cast=CAST, ticks=10)
     assert run.pk not in tasks.rescue_runs(unclaimed_too=True)

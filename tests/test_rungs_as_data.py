@@ -8,7 +8,7 @@ from voyage.engine.runner import advance
 from voyage.gateway.base import ACTION, ModelAnswer
 from voyage.gateway.offline import OfflineModel
 from voyage.models import Event
-from voyage.runconfig import configure_run
+from voyage.runs.config import configure_run
 from world.models import AgentState
 from world.rules.ladder import (FEAR, HISTORY, ITEM_NAMES, OWN_NAME, PEOPLE_NAMES, SECRET, SETTING, RungSpec,
                                 knows, newly_known)

@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from voyage.bench.scale import slopes
-from voyage.fleet import MANAGE, ROOT
+from voyage.bench.fleet import MANAGE, ROOT
 
 
 def test_slopes_are_log_log_between_consecutive_sizes_and_end_to_end():

@@ -119,7 +119,7 @@ def test_yaml_syntax_and_every_problem_at_once():
 
 def test_an_installed_slug_needs_replace_and_a_used_one_is_never_replaced(tmp_path):
     assert "line 9: slug: scenario 'edelweiss' is already installed; import with --replace" in refused(EDELWEISS)
-    from voyage.runconfig import configure_run
+    from voyage.runs.config import configure_run
 
     path = tmp_path / "e.yaml"
     path.write_text(EDELWEISS.replace("name: Sanatorium Edelweiss, January 1929", "name: Edelweiss, revised"))
@@ -158,7 +158,7 @@ def test_a_shipped_scenario_exported_and_imported_into_an_emptied_database_runs_
     """The whole round trip by command, in a scratch database of its own: export a shipped scenario
     (every text of its voice and phrasebook with it), run it; take the built-in away and import the
     file in its place (--replace); the same run tells the same story."""
-    from voyage.fleet import ScratchDB, manage, manage_json
+    from voyage.bench.fleet import ScratchDB, manage, manage_json
     from world.scenarios.voice import PHRASES, TEXTS
 
     with ScratchDB("sqlite") as db:

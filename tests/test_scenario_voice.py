@@ -11,7 +11,7 @@ from memories.models import DiaryEntry, Dream, Memory, MemorySummary
 from tests.memory_helpers import jobs_inline
 from voyage.engine.runner import advance
 from voyage.models import Event, LLMCall, Run
-from voyage.runconfig import configure_run
+from voyage.runs.config import configure_run
 from world.models import Scenario
 from world.scenarios.files import import_yaml, shipped_file
 from world.time import TICKS_PER_DAY

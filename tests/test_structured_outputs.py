@@ -10,7 +10,7 @@ from collections import Counter
 import jsonschema
 import pytest
 
-from tests.fake_openai_server import FakeOpenAI, messages_digest
+from voyage.bench.fake_openai_server import FakeOpenAI, messages_digest
 from voyage.bench.contract import EXAMPLE
 from voyage.engine.runner import advance, create_run
 from voyage.gateway.base import ACTION, TRUST, FormRefused, ModelRequest

@@ -74,7 +74,7 @@ def test_a_settled_chunk_on_the_worker_starts_the_next_run():
     first, second = [m.run_id for m in study.members.all()[:2]]
     scheduler.start(study)
     Run.objects.filter(pk=first).update(state=Run.FINISHED, tick=5)
-    chained = {"func": "voyage.tasks.run_chunk", "success": True, "result": {"run": first, "outcome": "chained"}}
+    chained = {"func": "voyage.runs.tasks.run_chunk", "success": True, "result": {"run": first, "outcome": "chained"}}
     scheduler.after_task(None, func=None, task=chained)
     assert Run.objects.get(pk=second).state == Run.PAUSED  # a chained chunk settles nothing
     done = {**chained, "result": {"run": first, "outcome": "finished"}}

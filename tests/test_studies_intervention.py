@@ -127,10 +127,10 @@ def test_with_a_model_that_never_answers_the_same_twice_the_arms_still_equal_the
     """What forking buys over fresh runs of the same seed: a real model's answers vary from run to run
     (here a local chat-completions server that spoils a random third of its answers), so a second run
     of the same seed is another run; the arms replay their base's recorded answers instead."""
-    from tests.fake_openai_server import CONTENT_FAULTS, FakeOpenAI
+    from voyage.bench.fake_openai_server import CONTENT_FAULTS, FakeOpenAI
     from voyage.engine.runner import advance
     from voyage.models import ModelProfile
-    from voyage.runconfig import configure_run
+    from voyage.runs.config import configure_run
 
     with FakeOpenAI(fault_rate=0.35, faults=CONTENT_FAULTS, seed=11) as server:
         ModelProfile.objects.create(name="varying", kind="openai", base_url=server.base_url, model="fake",

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from tests.fake_openai_server import FakeOpenAI
-from voyage.fleet import ScratchDB, Worker, manage, wait_for
+from voyage.bench.fake_openai_server import FakeOpenAI
+from voyage.bench.fleet import ScratchDB, Worker, manage, wait_for
 
 TICKS = 500  # past the first night: two days, so two rows per run
 GRID = ["--scenario", "edelweiss", "--ticks", str(TICKS), "--vary", "seed=1,2", "--vary", "hot_memory_limit=30,50"]

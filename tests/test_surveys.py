@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from memories.models import Memory
-from tests.fake_openai_server import FakeOpenAI
+from voyage.bench.fake_openai_server import FakeOpenAI
 from tests.memory_helpers import jobs_inline, new_run, run_tables
 from tests.test_questionnaire import EXAMPLE
 from voyage.engine.budget import Budget

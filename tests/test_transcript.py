@@ -1,6 +1,6 @@
 import pytest
 
-from voyage.transcript import markdown
+from voyage.records.transcript import markdown
 
 pytestmark = pytest.mark.django_db
 

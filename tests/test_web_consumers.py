@@ -1,4 +1,4 @@
-"""The live feed's websocket (voyage/consumers.py), with WebsocketCommunicator: a committed tick's
+"""The live feed's websocket (voyage/web/consumers.py), with WebsocketCommunicator: a committed tick's
 events arrive, a rolled-back tick's never do, a reconnecting page gets exactly what it missed, in
 order, and only staff may connect.
 

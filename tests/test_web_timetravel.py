@@ -1,11 +1,11 @@
-"""Time travel: the ship after tick N, folded from the event log (voyage/web/timetravel.py), is
+"""Time travel: the ship after tick N, folded from the event log (voyage/records/timetravel.py), is
 exactly what agent_state holds — at a run's last tick, and for a run stopped at tick N."""
 import pytest
 
 from voyage.engine.runner import advance, create_run
 from voyage.models import Run
 from voyage.web.overview import cast_of, ship_now, ship_then
-from voyage.web.timetravel import AgentAt, LoggedEvent, committed_as, ship_after
+from voyage.records.timetravel import AgentAt, LoggedEvent, committed_as, ship_after
 from world.models import Scenario
 
 LONG, SEED = 40, 3

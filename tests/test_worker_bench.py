@@ -5,7 +5,7 @@ import json
 import os
 import subprocess
 
-from voyage.fleet import MANAGE, ROOT
+from voyage.bench.fleet import MANAGE, ROOT
 
 
 def test_bench_worker_prints_one_json_line_of_figures(tmp_path):

@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 
-from voyage import control, tasks
+from voyage.runs import control, tasks
 from voyage.engine.runner import advance, create_run
 from voyage.models import Run
 from world.models import Scenario

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from tests.services import require
-from voyage.fleet import ScratchDB, Worker, manage_json, postgres_available, redis_available, reference, wait_for
+from voyage.bench.fleet import ScratchDB, Worker, manage_json, postgres_available, redis_available, reference, wait_for
 
 TICKS = 150
 SEED = 7

@@ -2,7 +2,7 @@
 tick worker never takes from; a `qcluster` named memory works them off on its own."""
 from __future__ import annotations
 
-from voyage.fleet import ScratchDB, Worker, manage, manage_json, wait_for
+from voyage.bench.fleet import ScratchDB, Worker, manage, manage_json, wait_for
 
 BURST = """
 from django_q.tasks import async_task
@@ -21,7 +21,7 @@ def test_a_burst_of_memory_jobs_does_not_hold_up_the_tick_chain(tmp_path):
             wait_for(lambda: db.run_row(run_id)[1] == "finished", 60, what="the run to finish")
             # the burst, and the compaction/dream jobs the run itself queued, all still wait
             memory_jobs = db.query("SELECT COUNT(*) FROM django_q_ormq WHERE key = 'memory'")[0][0]
-            done_elsewhere = db.query("SELECT COUNT(*) FROM django_q_task WHERE func <> 'voyage.tasks.run_chunk'")[0][0]
+            done_elsewhere = db.query("SELECT COUNT(*) FROM django_q_task WHERE func <> 'voyage.runs.tasks.run_chunk'")[0][0]
             assert memory_jobs > 4 and done_elsewhere == 0, "the tick worker must leave the memory queue alone"
             memory = Worker(env, tmp_path / "memory.log", cluster="memory")
             try:

@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from tests.services import require
-from voyage.fleet import MANAGE, ROOT, ScratchDB, manage_json, postgres_available, reference
+from voyage.bench.fleet import MANAGE, ROOT, ScratchDB, manage_json, postgres_available, reference
 
 TICKS = 150  # the crash tests' run: the reference is computed once
 SEED = 7
@@ -17,7 +17,7 @@ SEED = 7
 RACER = """
 import json, os, sys, time
 from voyage.models import Run
-from voyage.tasks import run_chunk
+from voyage.runs.tasks import run_chunk
 while not os.path.exists({go!r}):
     time.sleep(0.005)
 while True:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from tests.services import require
-from voyage.fleet import POSTGRES_URL, REDIS_TEST_URL, ScratchDB, manage, postgres_available, redis_available
+from voyage.bench.fleet import POSTGRES_URL, REDIS_TEST_URL, ScratchDB, manage, postgres_available, redis_available
 
 PROBE = """
 import json

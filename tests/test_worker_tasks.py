@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from voyage import tasks
+from voyage.runs import tasks
 from voyage.engine.runner import advance as real_advance
 from voyage.engine.runner import create_run
 from voyage.models import Event, Run
@@ -139,7 +139,7 @@ def test_the_rescue_schedule_exists_once():
     tasks.ensure_rescue_schedule()
     schedule = Schedule.objects.get(name=tasks.RESCUE_SCHEDULE)
     # Two workers starting together may both have created one: the extra goes, nothing raises.
-    Schedule.objects.create(name=tasks.RESCUE_SCHEDULE, func="voyage.tasks.rescue_task", schedule_type="I", minutes=1)
+    Schedule.objects.create(name=tasks.RESCUE_SCHEDULE, func="voyage.runs.tasks.rescue_task", schedule_type="I", minutes=1)
     tasks.ensure_rescue_schedule()
     assert list(Schedule.objects.filter(name=tasks.RESCUE_SCHEDULE)) == [schedule]
-    assert (schedule.func, schedule.schedule_type, schedule.minutes) == ("voyage.tasks.rescue_task", "I", 1)
+    assert (schedule.func, schedule.schedule_type, schedule.minutes) == ("voyage.runs.tasks.rescue_task", "I", 1)

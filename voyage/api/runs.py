@@ -1,15 +1,15 @@
-"""Runs: list, detail, create (through voyage.runconfig, the admin's validation), start, pause,
-resume, stop (voyage.control), clone, replay and fork."""
+"""Runs: list, detail, create (through voyage.runs.config, the admin's validation), start, pause,
+resume, stop (voyage.runs.control), clone, replay and fork."""
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
 from ninja import Path, Query, Router, Status
 
-from voyage import control, runconfig
+from voyage.runs import config as runconfig, control
 from voyage.api.errors import errors, invalid
 from voyage.api.schemas import MAX_ID, CloneIn, ForkIn, RunIn, RunOut, RunPage
-from voyage.fork import ForkError, fork
+from voyage.runs.fork import ForkError, fork
 from voyage.calls.replay import ReplayMissing
 from voyage.models import Run
 from voyage.calls.usage import run_totals

@@ -56,11 +56,11 @@ POLICIES = ("offline", "fake-server")
 
 
 def fake_server_policy(seed: int):
-    """The answers of `bench concurrency`'s chat-completions server (tests/fake_openai_server.py):
+    """The answers of `bench concurrency`'s chat-completions server (voyage/bench/fake_openai_server.py):
     every action speaks to the room or examines an item, one tick long; nobody walks or shouts."""
     import json
 
-    from tests.fake_openai_server import simple_action
+    from voyage.bench.fake_openai_server import simple_action
     from voyage.gateway.base import ACTION
     from voyage.gateway.offline import OfflineModel
 
@@ -283,7 +283,7 @@ def outer(scenario: str, ticks: int, median_ms: float, sigma: float, policy: str
     import json
     import subprocess
 
-    from voyage.fleet import MANAGE, ROOT, ScratchDB
+    from voyage.bench.fleet import MANAGE, ROOT, ScratchDB
 
     with ScratchDB("sqlite") as db:
         done = subprocess.run(MANAGE + ["bench", "ahead", "--inner", "--scenario", scenario, "--ticks", str(ticks),

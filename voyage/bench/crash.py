@@ -17,7 +17,7 @@ from voyage.bench.worker import scratch_like_settings
 
 
 def _figures(env, run_id: int, expected: dict | None) -> dict:
-    from voyage.fleet import manage_json
+    from voyage.bench.fleet import manage_json
 
     status = manage_json(env, "voyage_status", "--json", "--run", str(run_id))[0]
     memory = status["memory_sha256"]
@@ -30,7 +30,7 @@ def _figures(env, run_id: int, expected: dict | None) -> dict:
 
 
 def _on_workers(db, run_args: list[str], kills: int, rng: random.Random, expected: dict, log_dir) -> dict:
-    from voyage.fleet import Worker, manage_json, wait_for
+    from voyage.bench.fleet import Worker, manage_json, wait_for
 
     env = db.env(VOYAGE_CHUNK_TICKS=15)
     run_id = manage_json(env, "start_voyage", *run_args)[0]["run_id"]
@@ -69,7 +69,7 @@ def outer(days: float, kills: int, seed: int = 1912) -> dict:
     import tempfile
     from pathlib import Path
 
-    from voyage.fleet import manage_json
+    from voyage.bench.fleet import manage_json
 
     run_args = ["--days", str(days), "--seed", str(seed)]
     rng = random.Random(int(os.environ.get("VOYAGE_CRASH_SEED", seed)))

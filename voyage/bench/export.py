@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from world.time import TICKS_PER_DAY
-from voyage.fleet import MANAGE, ROOT, ScratchDB, manage, manage_json
+from voyage.bench.fleet import MANAGE, ROOT, ScratchDB, manage, manage_json
 
 
 def timed(env: dict, *args: str) -> tuple[float, float]:

@@ -20,7 +20,7 @@ import time
 
 
 def outer(scenario: str, agents: int, ticks: int) -> dict:
-    from voyage.fleet import MANAGE, ROOT, ScratchDB
+    from voyage.bench.fleet import MANAGE, ROOT, ScratchDB
 
     with ScratchDB("sqlite") as db:
         done = subprocess.run(MANAGE + ["bench", "networks", "--inner", "--scenario", scenario, "--agents",

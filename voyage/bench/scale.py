@@ -1,7 +1,7 @@
 """Benchmark: the engine's cost per agent as the world grows (issue 21).
 
 For each size, a process of its own (so its peak RSS is its own) on a scratch database of its own
-(voyage.fleet.ScratchDB): grow the scenario to N people (`scenario grow`), import it as a file, and
+(voyage.bench.fleet.ScratchDB): grow the scenario to N people (`scenario grow`), import it as a file, and
 run ticks 0-59 of its first day, simultaneous, offline model, memory jobs inline as the batch
 runner does them. CPU time (process time, this process only: the database server's is not in
 it), never wall time: the machine is shared.
@@ -24,7 +24,7 @@ TICKS = 60  # daytime: the first day's ticks 0-59 (tick 0 wakes everyone, tick 1
 
 # --- outer: this process ----------------------------------------------------------------------
 def outer(scenario: str, sizes=SIZES, ticks: int = TICKS, database: str = "sqlite") -> dict:
-    from voyage.fleet import MANAGE, POSTGRES_URL, ROOT, ScratchDB
+    from voyage.bench.fleet import MANAGE, POSTGRES_URL, ROOT, ScratchDB
 
     per_size = {}
     for n in sizes:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 def outer(runs: int, workers: int, days: float) -> dict:
     from voyage.bench.worker import scratch_like_settings
-    from voyage.fleet import manage_json
+    from voyage.bench.fleet import manage_json
 
     with scratch_like_settings() as db:
         figures = manage_json(db.env(), "bench", "study", "--inner", "--runs", str(runs), "--workers",
@@ -27,7 +27,7 @@ def outer(runs: int, workers: int, days: float) -> dict:
 def inner(runs: int, workers: int, days: float) -> dict:
     """On the scratch database (the caller set DATABASE_URL): a tick cluster of `workers` processes
     and a memory cluster, a study of `runs` seeds, measured once it has finished."""
-    from voyage.fleet import Worker, wait_for
+    from voyage.bench.fleet import Worker, wait_for
     from voyage.studies import scheduler
     from voyage.studies.config import StudyPlan, create_study
     from voyage.studies.measures import evaluate

@@ -29,7 +29,7 @@ items:
 
 def outer(ticks: int, repeats: int) -> dict:
     from voyage.bench.worker import scratch_like_settings
-    from voyage.fleet import manage_json
+    from voyage.bench.fleet import manage_json
 
     with scratch_like_settings() as db:
         figures = manage_json(db.env(), "bench", "survey", "--inner", "--ticks", str(ticks), "--repeats",

@@ -31,7 +31,7 @@ STAFF = ("bench-staff", "bench-password")
 
 # --- outer: this process ----------------------------------------------------------------------
 def outer(days: float, ticks: int, clients: int) -> dict:
-    from voyage.fleet import ScratchDB, manage, manage_json
+    from voyage.bench.fleet import ScratchDB, manage, manage_json
 
     engine = settings.DATABASES["default"]["ENGINE"]
     if engine.endswith("sqlite3"):
@@ -50,7 +50,7 @@ def outer(days: float, ticks: int, clients: int) -> dict:
 
 
 def _live(env: dict, ticks: int, clients: int, workdir) -> dict:
-    from voyage.fleet import MANAGE, ROOT, WebServer
+    from voyage.bench.fleet import MANAGE, ROOT, WebServer
 
     web = WebServer(env, workdir / "daphne.log")
     writer = subprocess.Popen(MANAGE + ["bench", "web", "--inner", "--step", "advance", "--ticks", str(ticks)],
@@ -66,7 +66,7 @@ def _live(env: dict, ticks: int, clients: int, workdir) -> dict:
 async def _listen(host: str, run_id: int, clients: int, writer: subprocess.Popen) -> dict:
     import aiohttp
 
-    from voyage.web.timetravel import committed_as
+    from voyage.records.timetravel import committed_as
 
     async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
         await _log_in(session, host)

@@ -22,7 +22,7 @@ SEED = 1912
 def scratch_like_settings():
     """A scratch database of the configured kind (SQLite, or a fresh one on the PostgreSQL server
     DATABASE_URL names), with Redis if REDIS_URL is set: a bench never touches your runs."""
-    from voyage.fleet import ScratchDB
+    from voyage.bench.fleet import ScratchDB
 
     if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         return ScratchDB("sqlite", redis=settings.REDIS_URL or False)
@@ -30,7 +30,7 @@ def scratch_like_settings():
 
 
 def outer(runs: int, workers: int, ticks: int) -> dict:
-    from voyage.fleet import manage_json
+    from voyage.bench.fleet import manage_json
 
     with scratch_like_settings() as db:
         figures = manage_json(db.env(), "bench", "worker", "--inner", "--runs", str(runs), "--workers",
@@ -90,8 +90,8 @@ def _on_workers(workers: int, runs: int, ticks: int, logs: Path) -> float:
     """Seconds from queueing `runs` runs to the last one finishing, on one warm cluster of
     `workers` worker processes. (One cluster, not several: a django-q2 cluster's pusher prefetches
     tasks, so separate one-worker clusters on one machine would hoard runs from each other.)"""
-    from voyage import control
-    from voyage.fleet import Worker, wait_for
+    from voyage.runs import control
+    from voyage.bench.fleet import Worker, wait_for
     from voyage.models import Run
 
     env = {**os.environ, "VOYAGE_WORKERS": str(workers)}

@@ -27,7 +27,7 @@ from world.models import AgentState, Scenario
 def create_run(scenario: Scenario, *, seed: int = 1912, schedule: str = Run.SEQUENTIAL, target_ticks: int = 480,
                malformed_rate: float = 0.0, name: str = "", personas=None, **params) -> Run:
     """A new run with every persona (or those of `personas`, the cast) asleep in its home cabin, to
-    wake at tick 0. Validated configuration goes through voyage.runconfig.configure_run. With no
+    wake at tick 0. Validated configuration goes through voyage.runs.config.configure_run. With no
     `context_layout` (or None), the run gets the one its model calls for (Run.layout_for)."""
     if not params.get("context_layout"):
         params["context_layout"] = Run.layout_for(params.get("profile"))

@@ -75,10 +75,10 @@ def model_calls(run) -> Iterator[list]:
 
 
 def agent_states(run) -> Iterator[list]:
-    """Folded from the event log by the time-travel rules (voyage/web/timetravel.py): everyone at
+    """Folded from the event log by the time-travel rules (voyage/records/timetravel.py): everyone at
     tick 0, then each agent whose room, sleep, life or rung changed, after each committed tick."""
     from voyage.models import Event
-    from voyage.web.timetravel import LoggedEvent, apply, committed_as, start_of_run
+    from voyage.records.timetravel import LoggedEvent, apply, committed_as, start_of_run
 
     homes = dict(run.agents.values_list("persona__key", "persona__home_node__key"))
     ship = start_of_run(homes)

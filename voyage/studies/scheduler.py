@@ -18,8 +18,9 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from voyage import control
 from voyage.models import LLMCall, Run
+from voyage.runs import control
+from voyage.runs.tasks import OLD_PATHS, RUN_CHUNK, ensure_minutely
 from voyage.studies import forks
 from voyage.studies.models import Study, StudyRun
 
@@ -27,6 +28,7 @@ log = logging.getLogger("voyage.studies")
 ACTIVE = (Run.QUEUED, Run.RUNNING)
 SETTLED = (Run.FINISHED, Run.FAILED)
 SCHEDULE = "studies: start the next runs of running studies"
+CHUNK_PATHS = (RUN_CHUNK, *(old for old, new in OLD_PATHS.items() if new == RUN_CHUNK))  # a chunk queued by either layout
 NOT_STARTED = "not started: {why}"
 
 
@@ -136,8 +138,6 @@ def _survey(study_id: int) -> None:
 
 
 def ensure_schedule() -> None:
-    from voyage.tasks import ensure_minutely
-
     ensure_minutely(SCHEDULE, "voyage.studies.scheduler.pump")
 
 
@@ -145,7 +145,7 @@ def after_task(sender, func, task, **kwargs) -> None:
     """django-q2's post_execute_in_worker: a run chunk that did not chain on left its run settled or
     paused; if the run belongs to a study, start the study's next runs. Never raises: a failure here
     must not take the worker down (the per-minute schedule catches up)."""
-    if task.get("func") != "voyage.tasks.run_chunk" or not task.get("success"):
+    if task.get("func") not in CHUNK_PATHS or not task.get("success"):
         return
     result = task.get("result")
     if not isinstance(result, dict) or result.get("outcome") in ("chained", "skipped"):

@@ -10,13 +10,13 @@ from django.shortcuts import get_object_or_404, render
 
 from memories.jobs import pending
 from voyage.models import Event, LLMCall, Run
-from voyage.run_state import state_text
+from voyage.runs.state import state_text
 from voyage.web import costs, feed
 from voyage.web.health import run_panel
 from voyage.web.access import staff_required
 from voyage.web.runs import buttons_for
 from voyage.web.shipmap import lay_out, marker_spots
-from voyage.web.timetravel import STATE_KINDS, AgentAt, LoggedEvent, committed_as, ship_after
+from voyage.records.timetravel import STATE_KINDS, AgentAt, LoggedEvent, committed_as, ship_after
 from world.models import AgentState, Exit, Room
 from world.time import sim_clock
 

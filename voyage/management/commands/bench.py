@@ -178,7 +178,7 @@ class Command(BaseCommand):
 
 def parse_lognormal(text: str) -> tuple[float, float]:
     """"lognormal:MEDIAN_MS:SIGMA" -> (median in ms, sigma), or a CommandError naming what is wrong."""
-    from tests.fake_openai_server import parse_latency
+    from voyage.bench.fake_openai_server import parse_latency
 
     try:
         return parse_latency(text)

@@ -20,7 +20,7 @@ from voyage.calls.usage import usage_by_profile
 from voyage.management.model_options import (add_model_options, budget_from_options, profile_from_options,
                                              replay_fields, replay_source, routes_from_options)
 from voyage.models import Run
-from voyage.progress import ProgressBar
+from voyage.runs.progress import ProgressBar
 from world.models import Scenario
 from world.time import TICKS_PER_DAY
 

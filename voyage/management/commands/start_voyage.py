@@ -8,7 +8,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from voyage import control
+from voyage.runs import control
 from voyage.management.commands.run_voyage import add_run_options, run_from_options
 
 

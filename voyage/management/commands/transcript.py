@@ -3,7 +3,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from voyage.models import Run
-from voyage.transcript import markdown
+from voyage.records.transcript import markdown
 
 
 class Command(BaseCommand):

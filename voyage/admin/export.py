@@ -1,4 +1,4 @@
-"""The run admin's export and fork actions (added to RunAdmin at the end of voyage/admin.py).
+"""The run admin's export and fork actions (added to RunAdmin at the end of voyage/admin/tables.py).
 
 Export downloads the run's fixture (voyage/export/fixture.py), written to a temporary file first so
 memory stays bounded; fork makes a fork of one run at the tick given beside the action (and the
@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from voyage.export.fixture import SUFFIX, ExportError, write_gzip
-from voyage.run_forms import RunActionForm
+from voyage.admin.run_forms import RunActionForm
 
 
 class ForkActionForm(RunActionForm):
@@ -47,7 +47,7 @@ def export_run_action(modeladmin, request, queryset):
 
 @admin.action(description="Fork the selected run at the tick given (replays up to it, then waits to go on live)")
 def fork_run_action(modeladmin, request, queryset):
-    from voyage.fork import ForkError, fork
+    from voyage.runs.fork import ForkError, fork
 
     run = _one(modeladmin, request, queryset, "fork")
     if run is None:

@@ -1,4 +1,4 @@
-"""Runs (configured through voyage.runconfig, driven by voyage.control), model profiles, and the
+"""Runs (configured through voyage.runs.config, driven by voyage.runs.control), model profiles, and the
 read-only event log and model calls."""
 from django import forms
 from django.contrib import admin, messages
@@ -11,8 +11,9 @@ from django.utils.html import format_html
 
 from memories.admin_filters import inspection_filters
 from voyage.models import Event, LLMCall, ModelProfile, Run
-from voyage.run_forms import RunActionForm, RunChangeForm, RunConfigForm
-from voyage.runconfig import PARAMETERS
+from voyage.admin.export import ForkActionForm, export_run_action, fork_run_action
+from voyage.admin.run_forms import RunActionForm, RunChangeForm, RunConfigForm
+from voyage.runs.config import PARAMETERS
 from world.admin_readonly import ReadOnlyAdmin
 
 
@@ -109,12 +110,12 @@ DONE = {"start": "Started", "pause": "Paused", "resume": "Resumed", "stop": "Sto
 
 
 def _control(verb: str, description: str):
-    """An admin action calling voyage.control.<verb> on each selected run, reporting each run done and
+    """An admin action calling voyage.runs.control.<verb> on each selected run, reporting each run done and
     each refusal with its reason."""
 
     @admin.action(description=description)
     def action(modeladmin, request, queryset):
-        from voyage import control
+        from voyage.runs import control
 
         done = []
         for run in queryset.order_by("pk"):
@@ -151,7 +152,7 @@ def _report_new(modeladmin, request, what: str, source: Run, make) -> None:
 
 @admin.action(description="Clone selected runs (same configuration; a new seed if given)")
 def clone_runs(modeladmin, request, queryset):
-    from voyage.runconfig import clone_run
+    from voyage.runs.config import clone_run
 
     raw = request.POST.get("seed", "").strip()
     if raw and not raw.lstrip("-").isdigit():
@@ -164,7 +165,7 @@ def clone_runs(modeladmin, request, queryset):
 
 @admin.action(description="Replay selected runs (a new run from their recorded answers)")
 def replay_runs(modeladmin, request, queryset):
-    from voyage.runconfig import replay_run
+    from voyage.runs.config import replay_run
 
     for run in queryset.order_by("pk"):
         _report_new(modeladmin, request, "replay", run, lambda: replay_run(run))
@@ -184,7 +185,7 @@ RUN_SECTIONS = [
 
 @admin.register(Run)
 class RunAdmin(admin.ModelAdmin):
-    """Runs are made by voyage.runconfig (the add form is its shell) and driven by voyage.control."""
+    """Runs are made by voyage.runs.config (the add form is its shell) and driven by voyage.runs.control."""
 
     list_display = ("id", "name", "scenario", "state", "tick", "target_ticks", "schedule", "seed", "profile",
                     "agents_count", "replay_of", "error", "pause_reason", "dashboard")
@@ -212,7 +213,7 @@ class RunAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request, obj=None):
         if obj is None:
             return ()
-        from voyage.runconfig import GROWABLE, has_started
+        from voyage.runs.config import GROWABLE, has_started
 
         if has_started(obj):  # what it was configured with stays: only the budget and length may grow
             editable = {"name", *GROWABLE}
@@ -221,7 +222,7 @@ class RunAdmin(admin.ModelAdmin):
         return self.progress
 
     def save_model(self, request, obj, form, change):
-        from voyage.runconfig import configure_run, update_run_params
+        from voyage.runs.config import configure_run, update_run_params
 
         if change:
             run = update_run_params(obj, **form.changes())
@@ -298,10 +299,6 @@ class LLMCallAdmin(ReadOnlyAdmin):
 
         return format_html('<pre style="white-space: pre-wrap">{}</pre>', prompt_text(obj.prompt))
 
-from voyage import admin_tokens  # noqa: E402,F401  (API tokens: voyage/admin_tokens.py)
-
-# Export and fork (voyage/admin_export.py).
-from voyage.admin_export import ForkActionForm, export_run_action, fork_run_action  # noqa: E402
-
+# Export and fork (voyage/admin/export.py).
 RunAdmin.actions = [*RunAdmin.actions, export_run_action, fork_run_action]
 RunAdmin.action_form = ForkActionForm

@@ -17,7 +17,7 @@ from django.db import transaction
 from memories.attempts import settle_run
 from voyage.engine.runner import advance, create_run
 from voyage.models import ModelProfile, Run
-from voyage.runconfig import PARAMETERS, check_config, run_config
+from voyage.runs.config import PARAMETERS, check_config, run_config
 
 
 class ForkError(ValueError):

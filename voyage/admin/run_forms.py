@@ -1,4 +1,4 @@
-"""The admin's run forms: thin shells over voyage.runconfig, which does every check. Its messages,
+"""The admin's run forms: thin shells over voyage.runs.config, which does every check. Its messages,
 keyed by field, land at the form's fields (the length, given in days or ticks, at `length`)."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.forms.models import construct_instance
 
 from voyage.models import Run
-from voyage.runconfig import PARAMETER_HELP, PARAMETERS, check_config, check_update
+from voyage.runs.config import PARAMETER_HELP, PARAMETERS, check_config, check_update
 from world.models import Persona
 
 LENGTH_FIELDS = {"ticks": "length", "days": "length"}

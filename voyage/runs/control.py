@@ -10,7 +10,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from voyage import tasks
+from voyage.runs import tasks
 from voyage.models import Run
 
 

@@ -9,7 +9,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from voyage.fork import ForkError, fork
+from voyage.runs.fork import ForkError, fork
 from voyage.instruments.interventions import InterventionError, intervene
 from voyage.instruments.cli import named_run
 
