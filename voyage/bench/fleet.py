@@ -19,7 +19,7 @@ import uuid
 from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]  # the project folder (voyage/bench/fleet.py)
 MANAGE = [sys.executable, str(ROOT / "manage.py")]
 POSTGRES_URL = os.environ.get("VOYAGE_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 REDIS_TEST_URL = os.environ.get("VOYAGE_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")

@@ -11,13 +11,13 @@ from voyage.instruments.interventions import InterventionError, intervene
 from voyage.instruments.interviews import InterviewError, ask
 from voyage.models import Run
 from voyage.web.access import staff_required
-from voyage.web.agents import _agent
+from voyage.web.agents import run_agent
 
 
 @staff_required
 @require_POST
 def agent_interview(request, run_id: int, agent_key: str):
-    run, agent = _agent(run_id, agent_key)
+    run, agent = run_agent(run_id, agent_key)
     back = reverse("web:agent_inspector", args=[run.pk, agent.persona.key])
     try:
         interview = ask(run, agent, request.POST.get("question", ""), request.POST.get("tick") or None,

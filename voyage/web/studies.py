@@ -13,7 +13,7 @@ from voyage.studies.chart import line_chart
 from voyage.studies.grid import SEED
 from voyage.studies.models import Study
 from voyage.studies.progress import study_progress
-from voyage.studies.report import report
+from voyage.web.study_report import report
 from voyage.studies.results import csv_text, study_rows
 from voyage.web.access import staff_required
 

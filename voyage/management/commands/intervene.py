@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from voyage.runs.fork import ForkError, fork
 from voyage.instruments.interventions import InterventionError, intervene
-from voyage.instruments.cli import named_run
+from voyage.management.run_arg import HELP as RUN_HELP, run_from_arg
 
 WHATS = {"event": "room_event", "memory": "memory", "place": "object_place", "move": "object_move",
          "remove": "object_remove", "persona": "persona"}
@@ -25,7 +25,7 @@ class Command(BaseCommand):
             "at --at-tick first and intervene in the fork. Prints the intervention as one JSON line.")
 
     def add_arguments(self, parser):
-        parser.add_argument("run", help="run id, or 'latest'")
+        parser.add_argument("run", help=RUN_HELP)
         parser.add_argument("--at-tick", type=int, default=None, help="default: the tick the run stands at")
         parser.add_argument("--room", help="the room's key (with --event)")
         parser.add_argument("--event", help="what happens in the room")
@@ -41,7 +41,7 @@ class Command(BaseCommand):
         parser.add_argument("--text", help="a placed object's description, or a persona's new text")
 
     def handle(self, *args, **options):
-        run = named_run(options["run"])
+        run = run_from_arg(options["run"])
         whats = [w for w in WHATS if options[w] is not None]
         if len(whats) != 1:
             raise CommandError("give one of --event, --memory, --place, --move, --remove or --persona")

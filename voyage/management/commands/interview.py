@@ -5,7 +5,7 @@ import csv
 from django.core.management.base import BaseCommand, CommandError
 
 from voyage.instruments.interviews import InterviewError, ask, ask_everyone
-from voyage.instruments.cli import named_run
+from voyage.management.run_arg import HELP as RUN_HELP, add_output_argument, run_from_arg
 from world.models import AgentState
 
 COLUMNS = ("agent", "rung", "tick", "question", "answer")
@@ -16,15 +16,15 @@ class Command(BaseCommand):
             "ask every agent alive then and write a CSV (agent, rung, tick, question, answer). Never changes the run.")
 
     def add_arguments(self, parser):
-        parser.add_argument("run", help="run id, or 'latest'")
+        parser.add_argument("run", help=RUN_HELP)
         parser.add_argument("words", nargs="+", metavar="AGENT QUESTION", help="the agent's persona key and the "
                             "question; with --all, the question only")
         parser.add_argument("--at-tick", type=int, default=None, help="as the agent stood at this tick (default: now)")
         parser.add_argument("--all", action="store_true", help="every agent alive at that tick; a CSV")
-        parser.add_argument("--output", help="with --all: the CSV file to write (default: stdout)")
+        add_output_argument(parser, "with --all: the CSV file to write (default: stdout)")
 
     def handle(self, *args, **options):
-        run = named_run(options["run"])
+        run = run_from_arg(options["run"])
         words = options["words"]
         try:
             if options["all"]:

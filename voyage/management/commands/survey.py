@@ -3,7 +3,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from voyage.instruments.cli import named_run
+from voyage.management.run_arg import HELP as RUN_HELP, add_output_argument, run_from_arg
 from voyage.instruments.questionnaire import QuestionnaireError, read_questionnaire
 from voyage.instruments.survey_table import write_csv
 from voyage.instruments.surveys import SurveyError, take_survey
@@ -28,15 +28,15 @@ class Command(BaseCommand):
     stealth_options = ("stdin",)
 
     def add_arguments(self, parser):
-        parser.add_argument("run", help="run id, or 'latest'")
+        parser.add_argument("run", help=RUN_HELP)
         parser.add_argument("--questionnaire", required=True, metavar="FILE", help="the questionnaire's YAML file "
                             "('-': standard input)")
         parser.add_argument("--at-tick", type=int, default=None, help="as the agents stood at this tick (default: now)")
         parser.add_argument("--agents", default="", metavar="K1,K2", help="only these agents (persona keys)")
-        parser.add_argument("-o", "--output", help="the CSV file to write (default: stdout)")
+        add_output_argument(parser, "the CSV file to write (default: stdout)")
 
     def handle(self, *args, **options):
-        run = named_run(options["run"])
+        run = run_from_arg(options["run"])
         text = read_file(options["questionnaire"], options.get("stdin") or sys.stdin)
         try:
             questionnaire = read_questionnaire(text)
