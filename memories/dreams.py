@@ -5,15 +5,16 @@ dream is in its context on waking. Inputs: its own rows since the last dream, th
 name, and its own trust ledger (only once it knows names)."""
 from __future__ import annotations
 
+from memories.attempts import Attempt
 from memories.identity import agent_for_job, identity_text
 from memories.jobs import dreams_job
 from memories.models import Dream, Memory, TrustEntry
 from memories.writing import DREAM, messages, row_line, subject_of
-from voyage.gateway.base import DREAM as DREAM_PURPOSE, ModelRequest
 from voyage.calls.factory import gateway_for
+from voyage.calls.record import call_record
+from voyage.gateway.base import DREAM as DREAM_PURPOSE, ModelRequest
 from voyage.gateway.hints import RowsHints
 from voyage.gateway.json_extract import parse_json_object
-from voyage.calls.record import call_record
 from voyage.models import LLMCall
 from world.models import Room
 from world.rules.ladder import PEOPLE_NAMES, knows
@@ -45,8 +46,6 @@ def room_names(scenario_id: int) -> NamesInText:
 
 def dream_all(sleepers: list, *, gateway=None, attempt=None) -> int:
     """The dreams of one job (everyone who fell asleep at one tick), written together by the attempt."""
-    from memories.attempts import Attempt
-
     attempt = attempt or Attempt(None)
     rooms_of = {}  # the room names and rungs, read and indexed once for the whole ship's dreams
     made = []

@@ -6,6 +6,8 @@ class VoyageConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
+        # Imports here, not at the top: they load models, which Django imports only after every app's
+        # config (an AppConfig module may import no model).
         # A tick worker starting picks up runs whose worker vanished (voyage.runs.tasks.rescue_runs).
         from django_q.signals import post_spawn
 

@@ -13,8 +13,9 @@ from django.http import FileResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
-from voyage.export.fixture import SUFFIX, ExportError, write_gzip
 from voyage.admin.run_forms import RunActionForm
+from voyage.export.fixture import SUFFIX, ExportError, write_gzip
+from voyage.runs.fork import ForkError, fork
 
 
 class ForkActionForm(RunActionForm):
@@ -47,8 +48,6 @@ def export_run_action(modeladmin, request, queryset):
 
 @admin.action(description="Fork the selected run at the tick given (replays up to it, then waits to go on live)")
 def fork_run_action(modeladmin, request, queryset):
-    from voyage.runs.fork import ForkError, fork
-
     run = _one(modeladmin, request, queryset, "fork")
     if run is None:
         return

@@ -10,10 +10,16 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from memories.admin_filters import inspection_filters
-from voyage.models import Event, LLMCall, ModelProfile, Run
 from voyage.admin.export import ForkActionForm, export_run_action, fork_run_action
 from voyage.admin.run_forms import RunActionForm, RunChangeForm, RunConfigForm
-from voyage.runs.config import PARAMETERS
+from voyage.calls.usage import usage_totals
+from voyage.gateway.prompts import prompt_text
+from voyage.gateway.providers import provider
+from voyage.models import Event, LLMCall, ModelProfile, Run
+from voyage.runs import control
+from voyage.runs.config import (
+    GROWABLE, PARAMETERS, clone_run, configure_run, has_started, replay_run, update_run_params
+)
 from world.admin_readonly import ReadOnlyAdmin
 
 
@@ -26,8 +32,6 @@ class ModelProfileForm(forms.ModelForm):
         fields = ()  # the admin's fieldsets name them (and its formfield_overrides shape them)
 
     def clean(self):
-        from voyage.gateway.providers import provider
-
         data = super().clean()
         if "provider" in self.changed_data and data.get("provider"):
             for name, value in provider(data["provider"]).profile_fields().items():
@@ -90,6 +94,7 @@ class ModelProfileAdmin(admin.ModelAdmin):
 
     def test_endpoint_view(self, request, pk):
         """One small request in each form on the saved profile's endpoint; one message per form."""
+        # lazy: the OpenAI SDK loads only when staff test an endpoint, not with every admin page
         from voyage.gateway.openai_client import GatewayConfig
         from voyage.gateway.probe import ENFORCES, IGNORES, REFUSES, TAKES, probe_forms
 
@@ -115,8 +120,6 @@ def _control(verb: str, description: str):
 
     @admin.action(description=description)
     def action(modeladmin, request, queryset):
-        from voyage.runs import control
-
         done = []
         for run in queryset.order_by("pk"):
             try:
@@ -152,8 +155,6 @@ def _report_new(modeladmin, request, what: str, source: Run, make) -> None:
 
 @admin.action(description="Clone selected runs (same configuration; a new seed if given)")
 def clone_runs(modeladmin, request, queryset):
-    from voyage.runs.config import clone_run
-
     raw = request.POST.get("seed", "").strip()
     if raw and not raw.lstrip("-").isdigit():
         modeladmin.message_user(request, f"Clone refused: the seed {raw!r} is not a whole number", messages.WARNING)
@@ -165,8 +166,6 @@ def clone_runs(modeladmin, request, queryset):
 
 @admin.action(description="Replay selected runs (a new run from their recorded answers)")
 def replay_runs(modeladmin, request, queryset):
-    from voyage.runs.config import replay_run
-
     for run in queryset.order_by("pk"):
         _report_new(modeladmin, request, "replay", run, lambda: replay_run(run))
 
@@ -213,7 +212,6 @@ class RunAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request, obj=None):
         if obj is None:
             return ()
-        from voyage.runs.config import GROWABLE, has_started
 
         if has_started(obj):  # what it was configured with stays: only the budget and length may grow
             editable = {"name", *GROWABLE}
@@ -222,8 +220,6 @@ class RunAdmin(admin.ModelAdmin):
         return self.progress
 
     def save_model(self, request, obj, form, change):
-        from voyage.runs.config import configure_run, update_run_params
-
         if change:
             run = update_run_params(obj, **form.changes())
         else:
@@ -257,8 +253,6 @@ class RunAdmin(admin.ModelAdmin):
     @admin.display(description="model calls: totals per purpose")
     def usage(self, obj):
         from django.utils.html import format_html_join
-
-        from voyage.calls.usage import usage_totals
 
         if obj is None or obj.pk is None:
             return "-"
@@ -294,8 +288,6 @@ class LLMCallAdmin(ReadOnlyAdmin):
     @admin.display(description="prompt (exactly as sent)")
     def prompt_view(self, obj):
         from django.utils.html import format_html
-
-        from voyage.gateway.prompts import prompt_text
 
         return format_html('<pre style="white-space: pre-wrap">{}</pre>', prompt_text(obj.prompt))
 

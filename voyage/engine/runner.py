@@ -12,15 +12,14 @@ from django.db import transaction
 from memories.digest import memory_sha256
 from memories.jobs import pending, queue_jobs, run_inline, unfinished
 from memories.models import DiaryEntry, Dream, Memory, MemorySummary
+from voyage.calls.factory import gateway_for
+from voyage.calls.usage import usage_summary
 from voyage.engine.budget import Budget
 from voyage.engine.tick import run_tick
 from voyage.engine.world import RunWorld
 from voyage.gateway.base import FormRefused, Gateway
-from voyage.calls.factory import gateway_for
-from voyage.instruments.interventions import apply_due, copy_interventions, due_ticks
-from voyage.instruments.interventions import count as intervention_count
-from voyage.models import Event, Run
-from voyage.calls.usage import usage_summary
+from voyage.instruments.interventions import apply_due, copy_interventions, count as intervention_count, due_ticks
+from voyage.models import Event, LLMCall, Run
 from world.models import AgentState, Scenario
 
 
@@ -109,8 +108,6 @@ def transcript_sha256(run: Run) -> str:
 
 def run_summary(run: Run, wall_s: float) -> dict:
     from collections import Counter
-
-    from voyage.models import LLMCall
 
     agents = AgentState.objects.filter(run=run)
     rungs = Counter(agents.values_list("rung", flat=True))

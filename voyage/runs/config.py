@@ -16,10 +16,11 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from world.time import TICKS_PER_DAY
+from voyage.engine.runner import create_run
 from voyage.gateway.routes import route_problems
 from voyage.models import ModelProfile, Run
 from world.models import Persona, Scenario
+from world.time import TICKS_PER_DAY
 
 # The run's parameters (spec section 7, the Run model): every one may be given to configure_run.
 PARAMETERS = ("malformed_rate", "hot_memory_limit", "compaction_memory_count", "compaction_soft_chars",
@@ -204,8 +205,6 @@ def configure_run(scenario, *, cast=None, profile=None, schedule: str = Run.SEQU
     (default one day). params: any of PARAMETERS. Raises ValidationError keyed by field; on error
     nothing is written. `run.warnings` lists what is allowed but worth saying.
     """
-    from voyage.engine.runner import create_run
-
     run, personas, target = _validated(scenario, cast, profile, schedule, seed, ticks, days, name, replay_of, params)
     fields = {f: getattr(run, f) for f in PARAMETERS}
     created = create_run(run.scenario, personas=personas, seed=run.seed, schedule=run.schedule, target_ticks=target,

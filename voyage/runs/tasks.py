@@ -24,6 +24,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django_q.exceptions import TimeoutException
 
+from memories import attempts as memory_attempts
 from voyage.engine.runner import advance
 from voyage.engine.writer import TickConflict
 from voyage.models import Run
@@ -202,10 +203,8 @@ def on_worker_spawn(sender, proc_name, **kwargs) -> None:
 
 def on_memory_spawn() -> None:
     """Memory jobs whose attempt died are handed out again now and checked every minute after."""
-    from memories.attempts import RESCUE_SCHEDULE, rescue
-
     try:
-        ensure_minutely(RESCUE_SCHEDULE, "memories.attempts.rescue_task", cluster="memory")
-        rescue(at_start=True)
+        ensure_minutely(memory_attempts.RESCUE_SCHEDULE, "memories.attempts.rescue_task", cluster="memory")
+        memory_attempts.rescue(at_start=True)
     except Exception:  # never keep a worker from starting; the schedule will retry
         log.exception("memory rescue at worker start failed")

@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from voyage.gateway.routes import parse_routes
+from voyage.instruments.interventions import InterventionError, intervene
 from voyage.models import ModelProfile, Run
 from voyage.runs.config import PARAMETERS, configure_run
 from voyage.studies.arms import INTERVENTION, NO_INTERVENTION, ArmError, base_key, check_axis, fork_tick
@@ -167,8 +168,6 @@ class Making:
 
 def schedule(run: Run, study: str, arm: str, spec: dict, label: str) -> None:
     """The arm's intervention, waiting in the run for its tick (the same for every seed)."""
-    from voyage.instruments.interventions import InterventionError, intervene
-
     try:
         intervene(run, **spec, made_by=f"study {study}"[:150])
     except InterventionError as exc:

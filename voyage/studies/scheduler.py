@@ -23,6 +23,7 @@ from voyage.runs import control
 from voyage.runs.tasks import OLD_PATHS, RUN_CHUNK, ensure_minutely
 from voyage.studies import forks
 from voyage.studies.models import Study, StudyRun
+from voyage.studies.study_surveys import take_due
 
 log = logging.getLogger("voyage.studies")
 ACTIVE = (Run.QUEUED, Run.RUNNING)
@@ -129,8 +130,6 @@ def pump() -> dict:
 
 def _survey(study_id: int) -> None:
     """The study's finished runs' surveys (outside the study's lock: they call the model)."""
-    from voyage.studies.study_surveys import take_due
-
     try:
         take_due(Study.objects.get(pk=study_id))
     except Exception:

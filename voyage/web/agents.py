@@ -15,7 +15,8 @@ from django.shortcuts import get_object_or_404, render
 
 from memories.models import DiaryEntry, Dream, Memory, MemoryKind, MemorySummary, TrustEntry, TrustHistory
 from memories.recall import recall, terms_of
-from world.time import sim_clock
+from voyage.engine.steps import action_request
+from voyage.engine.world import RunWorld
 from voyage.instruments.interviews import interviews_of
 from voyage.models import Event, LLMCall, Run
 from voyage.web.access import staff_required
@@ -23,6 +24,7 @@ from voyage.web.health import agent_panel
 from voyage.web.params import int_param
 from voyage.web.ties import ties_of
 from world.models import AgentState
+from world.time import sim_clock
 
 CALLS_SHOWN = 12
 STREAM_PAGE = 50
@@ -48,9 +50,6 @@ def _page(request, run, agent, tab: str, template: str, **context):
 def context_now(run: Run, agent_id: int):
     """The messages of the action call this agent would get at the run's current tick, and the ids of
     the rows recalled into them: built by the engine's own code on a freshly loaded world."""
-    from voyage.engine.steps import action_request
-    from voyage.engine.world import RunWorld
-
     world = RunWorld(run, minds=[agent_id])
     _, request = action_request(world, world.agents[agent_id], run.tick)
     return request.messages, request.recalled

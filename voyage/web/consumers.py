@@ -21,6 +21,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
+from voyage.models import Run
 from voyage.web.access import is_staff
 from voyage.web.feed import items_after, marks
 
@@ -37,8 +38,6 @@ def poll_seconds() -> float:
 
 @database_sync_to_async
 def _run_exists(run_id: int) -> bool:
-    from voyage.models import Run
-
     return Run.objects.filter(pk=run_id).exists()
 
 

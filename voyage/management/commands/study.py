@@ -14,12 +14,12 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from world.time import TICKS_PER_DAY
-from voyage.models import Run
 from voyage.gateway import providers
 from voyage.management.model_options import profile_from_options
+from voyage.models import Run
 from voyage.studies import scheduler
 from voyage.studies.arms import SHORT, ArmError, parse_spec
+from voyage.studies.between import CompareError, study_comparisons, write_csv as write_comparisons
 from voyage.studies.config import StudyError, StudyPlan, create_study
 from voyage.studies.foreground import run_study
 from voyage.studies.grid import GridError, parse_vary
@@ -27,6 +27,7 @@ from voyage.studies.models import Study
 from voyage.studies.progress import study_progress
 from voyage.studies.results import write_csv
 from voyage.studies.study_surveys import StudySurveyError, parse_survey, take_due
+from world.time import TICKS_PER_DAY
 
 
 def find_study(ref: str) -> Study:
@@ -192,8 +193,6 @@ class Command(BaseCommand):
             self.stderr.write(f"{n} rows written to {options['output']}")
 
     def do_compare(self, options):
-        from voyage.studies.between import CompareError, study_comparisons, write_csv as write_comparisons
-
         study = find_study(options["study"])
         try:
             found = study_comparisons(study, options["measure"], options["day"], options["baseline"])
