@@ -39,7 +39,9 @@ def work_off_the_broker() -> list[dict]:
     broker = get_broker()
     todo, done = queue.Queue(), queue.Queue()
     for ack_id, payload in broker.dequeue() or []:
-        todo.put(SignedPackage.loads(payload))
+        task = SignedPackage.loads(payload)
+        task["sync"] = True  # keep this test's database connection (a worker process would close it)
+        todo.put(task)
         broker.acknowledge(ack_id)
     todo.put("STOP")
     worker(todo, done, Value("f", -1), timeout=0)
@@ -59,7 +61,9 @@ def test_a_chunk_queued_by_the_old_layout_runs_on_the_new_one(settings, queued):
     assert (run.pk, 3) in queued  # the next chunk is queued under the new path (queue_chunk)
 
 
-def test_a_schedule_made_by_the_old_layout_runs_and_is_pointed_at_the_new_path():
+def test_a_schedule_made_by_the_old_layout_runs_and_is_pointed_at_the_new_path(monkeypatch):
+    # keep this test's database connection (the cluster's scheduler process would close it)
+    monkeypatch.setattr("django_q.scheduler.close_old_django_connections", lambda: None)
     Schedule.objects.create(name=tasks.RESCUE_SCHEDULE, func="voyage.tasks.rescue_task", schedule_type=Schedule.MINUTES,
                             minutes=1, repeats=-1)
     scheduler(get_broker())  # django-q2's scheduler: a due schedule becomes a queued task
