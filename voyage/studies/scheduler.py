@@ -68,39 +68,61 @@ def start_next(study_id: int) -> list[int]:
             return []
         members = list(StudyRun.objects.filter(study=study).select_related("run").order_by("position"))
         bases = {m.run_id: m.run for m in members if m.is_base}
-        base_ids = set(bases)
-        live = [m for m in members if m.started_at is not None and forks.replayed(m.run)]
-        for member in live:  # replayed to the fork tick: on, live (in the slot it already holds; a run
-            if forks.go_live(member.run, study.target_ticks):  # already going finishes, budget or not)
-                _start(study, member, started)
+        live = _go_live(study, members, started)
         if study.state != Study.RUNNING:
             return started
         waiting = [m for m in members if m.started_at is None]
-        in_flight = [m for m in members if m.started_at is not None and (m.run.state in ACTIVE or m in live)]
         if not waiting:
-            # Finished once every run has settled; a run paused by hand keeps its study running.
-            if not live and all(m.run.state in SETTLED for m in members):
-                Study.objects.filter(pk=study.pk).update(state=Study.FINISHED)
+            _finish_if_settled(study, members, live)
             return started
         if why := budget_reached(study):
             stop_for_budget(study, why, waiting)
             return started
-        ready = []
-        for member in waiting:
-            if forks.is_arm(member.run, base_ids):
-                why = forks.not_ready(bases[member.run.forked_from_id], member.run.fork_tick)
-                if why:
-                    if member.run.pause_reason != why:
-                        Run.objects.filter(pk=member.run_id, state=Run.PAUSED).update(pause_reason=why)
-                    continue
-            ready.append(member)
-        for member in ready[:max(0, study.parallel - len(in_flight))]:
-            StudyRun.objects.filter(pk=member.pk).update(started_at=timezone.now())
-            Run.objects.filter(pk=member.run_id, state=Run.PAUSED).update(pause_reason="")  # no longer waiting
-            if forks.is_arm(member.run, base_ids) and member.run.state == Run.PAUSED:  # not one stopped by hand
-                forks.begin_replay(member.run, bases[member.run.forked_from_id])
-            _start(study, member, started)
+        in_flight = [m for m in members if m.started_at is not None and (m.run.state in ACTIVE or m in live)]
+        for member in _ready(waiting, bases)[:max(0, study.parallel - len(in_flight))]:
+            _begin(study, member, bases, started)
     return started
+
+
+def _go_live(study: Study, members: list[StudyRun], started: list[int]) -> list[StudyRun]:
+    """The arms replayed to their fork tick go on live, in the slot they already hold (a run already
+    going finishes, budget or not). Returns those arms."""
+    live = [m for m in members if m.started_at is not None and forks.replayed(m.run)]
+    for member in live:
+        if forks.go_live(member.run, study.target_ticks):
+            _start(study, member, started)
+    return live
+
+
+def _finish_if_settled(study: Study, members: list[StudyRun], live: list[StudyRun]) -> None:
+    """Nothing left to start: the study is finished once every run has settled (a run paused by hand
+    keeps its study running)."""
+    if not live and all(m.run.state in SETTLED for m in members):
+        Study.objects.filter(pk=study.pk).update(state=Study.FINISHED)
+
+
+def _ready(waiting: list[StudyRun], bases: dict[int, Run]) -> list[StudyRun]:
+    """The waiting runs that may start now, in order: an arm waits for its base run to reach the fork
+    tick, and its run says why it waits."""
+    ready = []
+    for member in waiting:
+        if forks.is_arm(member.run, set(bases)):
+            why = forks.not_ready(bases[member.run.forked_from_id], member.run.fork_tick)
+            if why:
+                if member.run.pause_reason != why:
+                    Run.objects.filter(pk=member.run_id, state=Run.PAUSED).update(pause_reason=why)
+                continue
+        ready.append(member)
+    return ready
+
+
+def _begin(study: Study, member: StudyRun, bases: dict[int, Run], started: list[int]) -> None:
+    """Take a slot for the run and start it; an arm first replays its base run to the fork tick."""
+    StudyRun.objects.filter(pk=member.pk).update(started_at=timezone.now())
+    Run.objects.filter(pk=member.run_id, state=Run.PAUSED).update(pause_reason="")  # no longer waiting
+    if forks.is_arm(member.run, set(bases)) and member.run.state == Run.PAUSED:  # not one stopped by hand
+        forks.begin_replay(member.run, bases[member.run.forked_from_id])
+    _start(study, member, started)
 
 
 def _start(study: Study, member: StudyRun, started: list[int]) -> None:
