@@ -35,6 +35,24 @@ def queued(monkeypatch):
     return calls
 
 
+@pytest.fixture
+def staff(client, db):
+    """The test client, logged in as a staff user ("staff", password "pw"), not a superuser."""
+    from django.contrib.auth.models import User
+
+    client.force_login(User.objects.create_user("staff", password="pw", is_staff=True))
+    return client
+
+
+@pytest.fixture
+def superuser(client, db):
+    """The test client, logged in as a superuser ("staff", password "pw"): what the admin's pages need."""
+    from django.contrib.auth.models import User
+
+    client.force_login(User.objects.create_user("staff", password="pw", is_staff=True, is_superuser=True))
+    return client
+
+
 def manage(*args, env=None, **kwargs):
     """argv for `python manage.py ...` in a subprocess."""
     return [sys.executable, str(ROOT / "manage.py"), *args]

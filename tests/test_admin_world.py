@@ -4,7 +4,6 @@ uploads, or shows its problems and loads nothing."""
 import datetime
 
 import pytest
-from django.contrib.auth.models import User
 from django.contrib.messages import get_messages
 from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -13,12 +12,6 @@ from world.models import Exit, Persona, Prop, Room, Rung, Scenario, SoulEntry
 from world.scenarios.files import export_yaml, shipped_file
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def staff(client):
-    client.force_login(User.objects.create_user("staff", is_staff=True, is_superuser=True))
-    return client
 
 
 def world_rows():
@@ -60,19 +53,19 @@ def edelweiss():
     return Scenario.objects.get(slug="edelweiss")
 
 
-def test_an_unchanged_save_passes_the_rules(staff):
+def test_an_unchanged_save_passes_the_rules(superuser):
     url = f"/admin/world/scenario/{edelweiss().pk}/change/"
-    response = staff.post(url, post_data(staff.get(url)))
+    response = superuser.post(url, post_data(superuser.get(url)))
     assert response.status_code == 302
 
 
-def test_a_save_that_disconnects_the_rooms_is_refused_with_the_rule(staff):
+def test_a_save_that_disconnects_the_rooms_is_refused_with_the_rule(superuser):
     url = f"/admin/world/scenario/{edelweiss().pk}/change/"
-    data = post_data(staff.get(url))
+    data = post_data(superuser.get(url))
     data[row_key(data, "exits-", a_key="east_corridor", b_key="room_9") + "-DELETE"] = "on"
     data[row_key(data, "rooms-", key="salon") + "-name"] = "The Salon"  # an edit that is lost with the refusal
     before = world_rows()
-    response = staff.post(url, data)
+    response = superuser.post(url, data)
     assert response.status_code == 200
     errors = response.context["adminform"].form.non_field_errors()
     assert any("no way leads from 'entrance_hall' to 'room_9'" in e and "(rule: the room graph is connected)" in e
@@ -81,56 +74,56 @@ def test_a_save_that_disconnects_the_rooms_is_refused_with_the_rule(staff):
     assert 'value="The Salon"' in response.content.decode()  # the user's edits are still on the page
 
 
-def test_a_gap_in_the_rungs_is_refused(staff):
+def test_a_gap_in_the_rungs_is_refused(superuser):
     url = f"/admin/world/scenario/{edelweiss().pk}/change/"
-    data = post_data(staff.get(url))
+    data = post_data(superuser.get(url))
     data[row_key(data, "rungs-", level=2) + "-level"] = "3"
-    response = staff.post(url, data)
+    response = superuser.post(url, data)
     assert any("rung levels run 0, 1, 2" in e for e in response.context["adminform"].form.non_field_errors())
     assert sorted(edelweiss().rungs.values_list("level", flat=True)) == [0, 1, 2]
 
 
-def test_a_persona_without_its_name_prop_is_refused(staff):
+def test_a_persona_without_its_name_prop_is_refused(superuser):
     persona = Persona.objects.get(key="jonas_weber")
     url = f"/admin/world/persona/{persona.pk}/change/"
-    data = post_data(staff.get(url))
+    data = post_data(superuser.get(url))
     data[row_key(data, "props-", kind="name") + "-DELETE"] = "on"
-    response = staff.post(url, data)
+    response = superuser.post(url, data)
     assert any("'jonas_weber' has 0 name props" in e and "(rule: every persona has one name prop of its own)" in e
                for e in response.context["adminform"].form.non_field_errors())
     assert Prop.objects.filter(owner=persona, kind="name").count() == 1
 
 
-def test_spouses_go_both_ways_and_must_share_a_home(staff):
+def test_spouses_go_both_ways_and_must_share_a_home(superuser):
     ilse, paolo = Persona.objects.get(key="ilse_marr"), Persona.objects.get(key="paolo_benedetti")
     url = f"/admin/world/persona/{ilse.pk}/change/"
-    data = post_data(staff.get(url))
-    response = staff.post(url, {**data, "spouse": paolo.pk})
+    data = post_data(superuser.get(url))
+    response = superuser.post(url, {**data, "spouse": paolo.pk})
     assert response.status_code == 302
     paolo.refresh_from_db()
     assert paolo.spouse_id == ilse.pk  # married from one side, married on both
     vivian = Persona.objects.get(key="vivian_hale")
     url = f"/admin/world/persona/{vivian.pk}/change/"
-    data = post_data(staff.get(url))
-    response = staff.post(url, {**data, "home_node": Room.objects.get(key="room_9").pk})
+    data = post_data(superuser.get(url))
+    response = superuser.post(url, {**data, "home_node": Room.objects.get(key="room_9").pk})
     assert any("live apart" in e and "spouses are mutual and share a home" in e
                for e in response.context["adminform"].form.non_field_errors())
     vivian.refresh_from_db()
     assert vivian.home_node.key == "room_4"
 
 
-def test_a_used_scenario_is_read_only_and_can_be_copied(staff):
+def test_a_used_scenario_is_read_only_and_can_be_copied(superuser):
     scenario = edelweiss()
     configure_run(scenario, ticks=5)
     url = f"/admin/world/scenario/{scenario.pk}/change/"
-    page = staff.get(url)
+    page = superuser.get(url)
     assert "read-only" in page.content.decode() and page.context["has_change_permission"] is False
     before = world_rows()
-    assert staff.post(url, {"name": "changed"}).status_code == 403
+    assert superuser.post(url, {"name": "changed"}).status_code == 403
     persona = Persona.objects.get(key="ilse_marr")
-    assert staff.post(f"/admin/world/persona/{persona.pk}/change/", {"display_name": "x"}).status_code == 403
+    assert superuser.post(f"/admin/world/persona/{persona.pk}/change/", {"display_name": "x"}).status_code == 403
     assert world_rows() == before
-    response = staff.post("/admin/world/scenario/", {"action": "copy_to_new_scenario",
+    response = superuser.post("/admin/world/scenario/", {"action": "copy_to_new_scenario",
                                                      "_selected_action": [scenario.pk]}, follow=True)
     copy = Scenario.objects.get(slug="edelweiss-copy")
     assert any("edelweiss-copy" in str(m) for m in get_messages(response.wsgi_request))
@@ -138,21 +131,21 @@ def test_a_used_scenario_is_read_only_and_can_be_copied(staff):
         "name: Sanatorium Edelweiss, January 1929", "name: Sanatorium Edelweiss, January 1929 (copy)")
 
 
-def test_uploading_a_broken_file_names_the_key_path_and_loads_nothing(staff):
+def test_uploading_a_broken_file_names_the_key_path_and_loads_nothing(superuser):
     text = shipped_file("edelweiss").read_text(encoding="utf-8").replace("slug: edelweiss", "slug: snowed-in")
     broken = text.replace("  spouse: edmund_hale", "  spouse: anton_kessler")
     before = world_rows()
-    response = staff.post("/admin/world/scenario/upload/",
+    response = superuser.post("/admin/world/scenario/upload/",
                           {"file": SimpleUploadedFile("s.yaml", broken.encode())})
     page = response.content.decode()
     assert response.status_code == 200 and "nothing was written" in page
     assert "personas[4].spouse: &#x27;vivian_hale&#x27; names &#x27;anton_kessler&#x27; as spouse" in page
     assert world_rows() == before
-    response = staff.post("/admin/world/scenario/upload/", {"file": SimpleUploadedFile("s.yaml", text.encode())})
+    response = superuser.post("/admin/world/scenario/upload/", {"file": SimpleUploadedFile("s.yaml", text.encode())})
     assert response.status_code == 302 and Scenario.objects.get(slug="snowed-in").personas.count() == 8
 
 
-def test_a_new_scenario_is_written_in_one_save_and_its_rules_hold(staff):
+def test_a_new_scenario_is_written_in_one_save_and_its_rules_hold(superuser):
     """Rooms, the exits joining them (by key) and the ladder in one save; a second room left unjoined
     is refused with the rule."""
     def form(exits):
@@ -171,23 +164,23 @@ def test_a_new_scenario_is_written_in_one_save_and_its_rules_hold(staff):
         return data
 
     before = world_rows()
-    response = staff.post("/admin/world/scenario/add/", form([]))
+    response = superuser.post("/admin/world/scenario/add/", form([]))
     assert any("no way leads from 'lamp' to 'stair'" in e for e in response.context["adminform"].form.non_field_errors())
     assert world_rows() == before
-    response = staff.post("/admin/world/scenario/add/", form([{"a_key": "lamp", "b_key": "stair"}]))
+    response = superuser.post("/admin/world/scenario/add/", form([{"a_key": "lamp", "b_key": "stair"}]))
     assert response.status_code == 302
     scenario = Scenario.objects.get(slug="lighthouse")
     assert [(e.a.key, e.b.key) for e in scenario.exits.all()] == [("lamp", "stair")]
     assert scenario.rung_specs()[0].allowed_actions == ("move", "sleep")
 
 
-def test_an_unused_scenario_can_be_deleted_whole_and_a_used_one_cannot(staff):
+def test_an_unused_scenario_can_be_deleted_whole_and_a_used_one_cannot(superuser):
     from world.scenarios.files import copy_scenario
 
     copy = copy_scenario(edelweiss(), "to-delete", "To delete")
-    assert staff.post(f"/admin/world/scenario/{copy.pk}/delete/", {"post": "yes"}).status_code == 302
+    assert superuser.post(f"/admin/world/scenario/{copy.pk}/delete/", {"post": "yes"}).status_code == 302
     assert not Scenario.objects.filter(slug="to-delete").exists()
     assert not Persona.objects.filter(scenario_id=copy.pk).exists() and not Room.objects.filter(scenario_id=copy.pk)
     configure_run(edelweiss(), ticks=5)
-    assert staff.post(f"/admin/world/scenario/{edelweiss().pk}/delete/", {"post": "yes"}).status_code == 403
+    assert superuser.post(f"/admin/world/scenario/{edelweiss().pk}/delete/", {"post": "yes"}).status_code == 403
     assert edelweiss().personas.count() == 8

@@ -8,7 +8,8 @@ from memories.context import (DREAM_HEADER, HOT_HEADER, LOG_HEADER, RECALL_HEADE
                               dream_line, log_capacity, log_start, log_step, log_text, placed_dream)
 from memories.working import DreamLine
 from voyage.engine.world import HotLine
-from tests.memory_helpers import jobs_inline, new_run
+from tests.engine_helpers import new_run
+from tests.memory_helpers import jobs_inline
 from voyage.engine.runner import advance
 from voyage.engine.world import RunWorld
 from voyage.models import LLMCall, Run

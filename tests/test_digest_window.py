@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.memory_helpers import new_run
+from tests.engine_helpers import new_run
 from voyage.engine.runner import advance
 from voyage.models import Event
 

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.api_helpers import staff_with_token
-from tests.memory_helpers import new_run
+from tests.engine_helpers import new_run
 from voyage.engine.runner import advance
 from voyage.instruments.models import Intervention
 from voyage.models import Event, Run

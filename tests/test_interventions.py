@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from memories.models import Memory
-from tests.memory_helpers import new_run
+from tests.engine_helpers import new_run
 from voyage.engine.runner import advance, run_summary, transcript_sha256
 from voyage.runs.fork import fork
 from voyage.instruments.interventions import InterventionError, intervene

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from tests.api_helpers import staff_with_token
-from tests.memory_helpers import new_run
+from tests.engine_helpers import new_run
 from voyage.engine.runner import advance
 from voyage.gateway.offline_interview import CANNED
 from voyage.instruments.models import Interview

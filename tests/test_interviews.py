@@ -10,7 +10,8 @@ import pytest
 from django.core.management import call_command
 
 from memories.models import Dream, Memory, MemorySummary, TrustHistory
-from tests.memory_helpers import jobs_inline, new_run, run_tables, secrets_in
+from tests.engine_helpers import new_run
+from tests.memory_helpers import jobs_inline, run_tables, secrets_in
 from voyage.engine.budget import Budget
 from voyage.engine.runner import advance, transcript_sha256
 from voyage.gateway.offline_interview import CANNED

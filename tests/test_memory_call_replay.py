@@ -11,7 +11,8 @@ from django.core.management import call_command
 
 from memories.models import MemorySummary
 from voyage.bench.fake_openai_server import FakeOpenAI
-from tests.memory_helpers import jobs_inline, new_run
+from tests.engine_helpers import new_run
+from tests.memory_helpers import jobs_inline
 from voyage.engine.runner import advance, transcript_sha256
 from voyage.gateway.openai_client import GatewayConfig, OpenAIGateway
 from voyage.models import LLMCall, ModelProfile, Run

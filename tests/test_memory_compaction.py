@@ -10,7 +10,8 @@ from memories.compaction import check_before_action, compact, fold_eras
 from memories.identity import identity_text
 from memories.models import Memory, MemorySummary, PendingMemoryJob
 from memories.thresholds import HARD, SOFT, SUMMARY_BUDGET_COUNT
-from tests.memory_helpers import jobs_inline, new_run, plant, world_and_writer
+from tests.engine_helpers import new_run
+from tests.memory_helpers import jobs_inline, plant, world_and_writer
 from voyage.engine.runner import advance
 from voyage.gateway.offline import OfflineModel
 from voyage.models import LLMCall

@@ -6,7 +6,8 @@ import pytest
 from memories.context import CUE_TEXT, action_messages, cues_for
 from memories.dreams import queue_dreams
 from memories.models import Dream, MemorySummary
-from tests.memory_helpers import jobs_inline, new_run, world_and_writer
+from tests.engine_helpers import new_run
+from tests.memory_helpers import jobs_inline, world_and_writer
 from voyage.engine import steps
 from voyage.engine.runner import advance, transcript_sha256
 from world.time import plan_tick

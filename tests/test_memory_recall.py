@@ -4,7 +4,8 @@ import pytest
 
 from memories.context import RECALL_HEADER, action_messages, cues_for
 from memories.recall import recall
-from tests.memory_helpers import new_run, plant, world_and_writer
+from tests.engine_helpers import new_run
+from tests.memory_helpers import plant, world_and_writer
 from world.models import Prop
 
 pytestmark = pytest.mark.django_db

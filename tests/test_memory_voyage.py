@@ -11,7 +11,8 @@ from memories.context import DREAM_HEADER, HOT_HEADER, LOG_HEADER, RECALL_HEADER
 from memories.working import DreamLine
 from memories.models import DiaryEntry, Dream, Memory, MemorySummary, TrustEntry, TrustHistory
 from memories.recall import recall
-from tests.memory_helpers import jobs_inline, new_run, secrets_in
+from tests.engine_helpers import new_run
+from tests.memory_helpers import jobs_inline, secrets_in
 from voyage.engine.runner import advance
 from voyage.models import Event, LLMCall, Run
 from world.models import AgentState, SoulEntry

@@ -11,7 +11,8 @@ import json
 import pytest
 
 from memories.models import Dream, TrustEntry, TrustHistory
-from tests.memory_helpers import jobs_inline, new_run
+from tests.engine_helpers import new_run
+from tests.memory_helpers import jobs_inline
 from voyage.engine.runner import advance
 from voyage.engine.steps import action_request
 from voyage.engine.world import RunWorld

@@ -7,7 +7,7 @@ from collections import defaultdict
 import pytest
 
 from memories.models import Memory, TrustEntry
-from tests.memory_helpers import new_run
+from tests.engine_helpers import new_run
 from voyage.engine.runner import advance
 from voyage.models import Event
 

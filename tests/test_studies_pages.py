@@ -24,12 +24,6 @@ def study():
     return made
 
 
-@pytest.fixture
-def staff(client):
-    client.force_login(User.objects.create_user("staff", password="x", is_staff=True))
-    return client
-
-
 def test_anonymous_visitors_log_in_and_others_are_refused(client, study):
     assert client.get("/studies/").status_code == 302
     assert client.get(f"/studies/{study.pk}/progress.json")["Location"].startswith("/accounts/login/")

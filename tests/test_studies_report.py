@@ -5,7 +5,6 @@ import io
 import re
 
 import pytest
-from django.contrib.auth.models import User
 from django.core.management import call_command
 
 from voyage.studies import measures
@@ -25,12 +24,6 @@ def study():
                  stdout=io.StringIO())
     call_command("study", "run", "lamp <i>report</i>", stdout=io.StringIO(), stderr=io.StringIO())
     return Study.objects.get(name="lamp <i>report</i>")
-
-
-@pytest.fixture
-def staff(client):
-    client.force_login(User.objects.create_user("staff", is_staff=True))
-    return client
 
 
 def rows_of(html):

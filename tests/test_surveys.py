@@ -13,7 +13,8 @@ from django.core.management.base import CommandError
 
 from memories.models import Memory
 from voyage.bench.fake_openai_server import FakeOpenAI
-from tests.memory_helpers import jobs_inline, new_run, run_tables
+from tests.engine_helpers import new_run
+from tests.memory_helpers import jobs_inline, run_tables
 from tests.test_questionnaire import EXAMPLE
 from voyage.engine.budget import Budget
 from voyage.engine.runner import advance, transcript_sha256

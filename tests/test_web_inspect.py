@@ -10,7 +10,8 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from memories.models import Memory
-from tests.memory_helpers import jobs_inline, new_run
+from tests.engine_helpers import new_run
+from tests.memory_helpers import jobs_inline
 from voyage.engine.runner import advance
 from voyage.models import Event, LLMCall
 from world.models import AgentState

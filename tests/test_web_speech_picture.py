@@ -3,7 +3,6 @@ event log (a run of three agents) and on hand-built graphs: what is drawn, group
 import re
 
 import pytest
-from django.contrib.auth.models import User
 
 from memories.models import TrustEntry
 from voyage.engine.runner import create_run
@@ -49,12 +48,6 @@ def talk(db):
     TrustEntry.objects.create(run=run, agent=a, other=b, score=0.5, label="ally", first_met_tick=5, updated_tick=5)
     Run.objects.filter(pk=run.pk).update(tick=960)
     return run, (a, b, c)
-
-
-@pytest.fixture
-def staff(client, db):
-    client.force_login(User.objects.create_user("staff", is_staff=True))
-    return client
 
 
 def test_the_pictures_page_draws_the_chosen_days_speech_graph(staff, talk):
