@@ -43,7 +43,7 @@ from world.models import AgentState, Scenario
 from world.time import MINUTES_PER_TICK
 
 ROOT = Path(__file__).resolve().parents[2]
-SERVER = ROOT / "tests" / "fake_openai_server.py"
+SERVER = ROOT / "voyage" / "bench" / "fake_openai_server.py"
 TICKS_PER_HOUR = 60 // MINUTES_PER_TICK  # 20: a simulated hour
 
 
