@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 
 from memories.models import Dream, Memory, MemorySummary, TrustHistory
 from memories.recall import recall
-from world.rules.ladder import PEOPLE_NAMES, TRUST_LABELS, knows
 from world.models import AgentState
+from world.rules.ladder import PEOPLE_NAMES, TRUST_LABELS, knows
 
 RECALL_K = 4
 STATE_KINDS = ("move", "death", "rung")

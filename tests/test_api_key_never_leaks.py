@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 
 from tests.api_helpers import staff_with_token
-from voyage.bench.fake_openai_server import FakeOpenAI
 from voyage.api.site import api
+from voyage.bench.fake_openai_server import FakeOpenAI
 from voyage.engine.runner import advance, create_run
 from voyage.export.fixture import export_run
 from voyage.export.tables import TABLES, write_tables

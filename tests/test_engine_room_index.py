@@ -2,10 +2,10 @@
 always equals what the agents' locations say, and what a fresh load from the database says."""
 import pytest
 
+from voyage.calls.factory import gateway_for
 from voyage.engine.runner import create_run
 from voyage.engine.tick import run_tick
 from voyage.engine.world import RunWorld
-from voyage.calls.factory import gateway_for
 from voyage.models import Event, Run
 from world.models import Scenario
 

@@ -9,8 +9,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from voyage.engine.runner import advance, create_run
-from voyage.runs.fork import ForkError, fork
 from voyage.models import Event, Run
+from voyage.runs.fork import ForkError, fork
 from world.models import Scenario
 
 pytestmark = pytest.mark.django_db

@@ -9,10 +9,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from voyage.bench.fake_openai_server import TRANSPORT_FAULTS, FakeOpenAI, messages_digest
+from voyage.calls.usage import usage_totals
 from voyage.engine.runner import advance, create_run, transcript_sha256
 from voyage.gateway.openai_client import GatewayConfig, OpenAIGateway
 from voyage.models import LLMCall, ModelProfile, Run
-from voyage.calls.usage import usage_totals
 from world.models import Scenario
 
 pytestmark = pytest.mark.django_db

@@ -12,12 +12,12 @@ from django.core.management import call_command
 from memories.models import Memory
 from tests.engine_helpers import new_run
 from voyage.engine.runner import advance, run_summary, transcript_sha256
-from voyage.runs.fork import fork
 from voyage.instruments.interventions import InterventionError, intervene
 from voyage.instruments.models import Intervention
 from voyage.models import Event, LLMCall, Run
-from voyage.runs.config import replay_run
 from voyage.records.transcript import markdown
+from voyage.runs.config import replay_run
+from voyage.runs.fork import fork
 from world.models import AgentState, Exit, Room
 
 pytestmark = pytest.mark.django_db

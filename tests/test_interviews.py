@@ -12,6 +12,7 @@ from django.core.management import call_command
 from memories.models import Dream, Memory, MemorySummary, TrustHistory
 from tests.engine_helpers import new_run
 from tests.memory_helpers import jobs_inline, run_tables, secrets_in
+from voyage.calls.usage import usage_totals
 from voyage.engine.budget import Budget
 from voyage.engine.runner import advance, transcript_sha256
 from voyage.gateway.offline_interview import CANNED
@@ -19,7 +20,6 @@ from voyage.gateway.prompts import prompt_text
 from voyage.instruments.interviews import InterviewError, ask, ask_everyone
 from voyage.instruments.models import Interview
 from voyage.models import Event, LLMCall, Run
-from voyage.calls.usage import usage_totals
 from world.models import AgentState
 
 pytestmark = pytest.mark.django_db

@@ -12,10 +12,10 @@ from django.utils import timezone
 from memories import attempts, jobs
 from memories.digest import memory_tables
 from memories.models import MemorySummary, PendingMemoryJob
+from voyage.calls.usage import run_totals, usage_totals
 from voyage.engine.runner import advance, create_run
 from voyage.gateway.offline import OfflineModel
 from voyage.models import LLMCall
-from voyage.calls.usage import run_totals, usage_totals
 from world.models import Scenario
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,8 @@ from memories.digest import memory_tables
 from memories.models import Dream, PendingMemoryJob
 from voyage.engine.runner import advance, create_run
 from voyage.export.fixture import write_fixture
-from voyage.runs.fork import fork
 from voyage.models import Run
+from voyage.runs.fork import fork
 from voyage.runs.state import state_text
 from voyage.studies.forks import not_ready
 from world.models import Scenario

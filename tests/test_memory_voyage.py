@@ -8,9 +8,9 @@ from collections import Counter
 import pytest
 
 from memories.context import DREAM_HEADER, HOT_HEADER, LOG_HEADER, RECALL_HEADER, SUMMARIES_HEADER, dream_line
-from memories.working import DreamLine
 from memories.models import DiaryEntry, Dream, Memory, MemorySummary, TrustEntry, TrustHistory
 from memories.recall import recall
+from memories.working import DreamLine
 from tests.engine_helpers import new_run
 from tests.memory_helpers import jobs_inline, secrets_in
 from voyage.engine.runner import advance

@@ -10,12 +10,12 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from voyage.bench.fake_openai_server import FakeOpenAI, messages_digest
+from voyage.calls.usage import run_totals, usage_by_profile
 from voyage.engine.runner import advance, transcript_sha256
 from voyage.gateway.routes import group_of, parse_routes, profile_for, route_problems, written
 from voyage.instruments.interviews import ask
 from voyage.models import LLMCall, ModelProfile, Run
 from voyage.runs.config import configure_run, replay_run
-from voyage.calls.usage import run_totals, usage_by_profile
 
 CAST = ["alistair_pym", "ambrose_kellaway", "anna_sjoblom"]
 

@@ -9,8 +9,8 @@ import subprocess
 
 import pytest
 
-from voyage.bench.scale import slopes
 from voyage.bench.fleet import MANAGE, ROOT
+from voyage.bench.scale import slopes
 
 
 def test_slopes_are_log_log_between_consecutive_sizes_and_end_to_end():

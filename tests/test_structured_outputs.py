@@ -10,8 +10,8 @@ from collections import Counter
 import jsonschema
 import pytest
 
-from voyage.bench.fake_openai_server import FakeOpenAI, messages_digest
 from voyage.bench.contract import EXAMPLE
+from voyage.bench.fake_openai_server import FakeOpenAI, messages_digest
 from voyage.engine.runner import advance, create_run
 from voyage.gateway.base import ACTION, TRUST, FormRefused, ModelRequest
 from voyage.gateway.openai_client import GatewayConfig, OpenAIGateway

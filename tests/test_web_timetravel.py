@@ -4,8 +4,8 @@ import pytest
 
 from voyage.engine.runner import advance, create_run
 from voyage.models import Run
-from voyage.web.overview import cast_of, ship_now, ship_then
 from voyage.records.timetravel import AgentAt, LoggedEvent, committed_as, ship_after
+from voyage.web.overview import cast_of, ship_now, ship_then
 from world.models import Scenario
 
 LONG, SEED = 40, 3

@@ -9,9 +9,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 
-from voyage.runs import control, tasks
 from voyage.engine.runner import advance, create_run
 from voyage.models import Run
+from voyage.runs import control, tasks
 from world.models import Scenario
 
 pytestmark = pytest.mark.django_db

@@ -8,10 +8,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from voyage.runs import tasks
-from voyage.engine.runner import advance as real_advance
-from voyage.engine.runner import create_run
+from voyage.engine.runner import advance as real_advance, create_run
 from voyage.models import Event, Run
+from voyage.runs import tasks
 from world.models import Scenario
 
 pytestmark = pytest.mark.django_db

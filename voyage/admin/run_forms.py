@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.forms.models import construct_instance
 
 from voyage.models import Run
-from voyage.runs.config import PARAMETER_HELP, PARAMETERS, check_config, check_update
+from voyage.runs.config import PARAMETERS, PARAMETER_HELP, check_config, check_update
 from world.models import Persona
 
 LENGTH_FIELDS = {"ticks": "length", "days": "length"}

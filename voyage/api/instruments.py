@@ -12,8 +12,8 @@ from voyage.api.agents import AgentKey, get_agent
 from voyage.api.errors import errors
 from voyage.api.runs import RunId, get_run
 from voyage.api.schemas import MAX_TICKS, Body
-from voyage.instruments.interviews import MAX_QUESTION, InterviewError, ask
 from voyage.instruments.interventions import MAX_TEXT, InterventionError, intervene
+from voyage.instruments.interviews import MAX_QUESTION, InterviewError, ask
 from voyage.instruments.models import Intervention, Interview
 
 router = Router(tags=["interviews and interventions"])

@@ -6,13 +6,13 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
 from ninja import Path, Query, Router, Status
 
-from voyage.runs import config as runconfig, control
 from voyage.api.errors import errors, invalid
 from voyage.api.schemas import MAX_ID, CloneIn, ForkIn, RunIn, RunOut, RunPage
-from voyage.runs.fork import ForkError, fork
 from voyage.calls.replay import ReplayMissing
-from voyage.models import Run
 from voyage.calls.usage import run_totals
+from voyage.models import Run
+from voyage.runs import config as runconfig, control
+from voyage.runs.fork import ForkError, fork
 from world.time import day_of, sim_clock
 
 router = Router(tags=["runs"])

@@ -34,9 +34,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from voyage.calls.factory import gateway_for
 from voyage.engine.runner import advance, create_run, transcript_sha256
 from voyage.gateway.base import ACTION, ModelRequest
-from voyage.calls.factory import gateway_for
 from voyage.gateway.in_flight import InFlightMeter
 from voyage.models import LLMCall, ModelProfile, Run
 from world.models import AgentState, Scenario

@@ -18,9 +18,9 @@ from django.db import transaction
 
 from memories.as_of import living_at, mind_at
 from memories.identity import identity_text
+from voyage.calls.record import call_record
 from voyage.gateway.base import SURVEY, ModelRequest
 from voyage.gateway.offline_survey import SurveyHints, SurveyItemHint
-from voyage.calls.record import call_record
 from voyage.instruments.interviews import InterviewError, clean_tick, interview_gateway
 from voyage.instruments.models import Survey, SurveyAnswer
 from voyage.instruments.questionnaire import Questionnaire

@@ -10,8 +10,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from voyage.runs import tasks
 from voyage.models import Run
+from voyage.runs import tasks
 
 
 class ControlError(Exception):

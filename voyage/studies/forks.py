@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from voyage.instruments.interventions import copy_interventions
 from memories.jobs import owed_before
+from voyage.instruments.interventions import copy_interventions
 from voyage.models import Run
 
 

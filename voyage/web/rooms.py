@@ -9,7 +9,6 @@ from __future__ import annotations
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 
-from world.time import sim_clock
 from voyage.models import Event, Run
 from voyage.records.transcript import markdown
 from voyage.web.access import staff_required
@@ -17,6 +16,7 @@ from voyage.web.feed import marks
 from voyage.web.params import int_param
 from world.models import AgentState, Room
 from world.rules.acoustics import HEARD, OBSERVED, SHOUT_NEARBY, WHISPERED
+from world.time import sim_clock
 
 PAGE = 100  # events per page
 LIVE_BATCH = 200  # events per poll of the live feed, at most

@@ -9,8 +9,8 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from voyage.runs import control
 from voyage.models import LLMCall, Run
+from voyage.runs import control
 from voyage.web.access import staff_required
 from world.time import sim_clock
 

@@ -13,9 +13,9 @@ from voyage.studies.chart import line_chart
 from voyage.studies.grid import SEED
 from voyage.studies.models import Study
 from voyage.studies.progress import study_progress
-from voyage.web.study_report import report
 from voyage.studies.results import csv_text, study_rows
 from voyage.web.access import staff_required
+from voyage.web.study_report import report
 
 
 @staff_required

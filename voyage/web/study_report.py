@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from voyage.models import Run
-from world.time import TICKS_PER_DAY
 from voyage.studies import compare as cells
 from voyage.studies.between import arms_of, between, is_scale, measure_of, pick_baseline
 from voyage.studies.grid import SEED
@@ -23,6 +22,7 @@ from voyage.studies.results import study_rows
 from voyage.studies.stats import MIN_RUNS, ArmSummary, Comparison, seed_for, summarise
 from voyage.web.charts import RUNG_COLOURS
 from voyage.web.speech_picture import speech_picture
+from world.time import TICKS_PER_DAY
 
 
 @dataclass

@@ -9,9 +9,9 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from voyage.runs.fork import ForkError, fork
 from voyage.instruments.interventions import InterventionError, intervene
 from voyage.management.run_arg import HELP as RUN_HELP, run_from_arg
+from voyage.runs.fork import ForkError, fork
 
 WHATS = {"event": "room_event", "memory": "memory", "place": "object_place", "move": "object_move",
          "remove": "object_remove", "persona": "persona"}

@@ -9,14 +9,14 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from voyage.engine.runner import Stopwatch, advance, create_run, run_summary
 from voyage.calls.factory import gateway_for
-from voyage.gateway.in_flight import InFlightMeter
-from voyage.management.fork_options import add_fork_options, fork_from_options
-from voyage.gateway.openai_client import GatewayConfigError
 from voyage.calls.replay import ReplayMissing
-from voyage.health.load import health_line, health_of
 from voyage.calls.usage import usage_by_profile
+from voyage.engine.runner import Stopwatch, advance, create_run, run_summary
+from voyage.gateway.in_flight import InFlightMeter
+from voyage.gateway.openai_client import GatewayConfigError
+from voyage.health.load import health_line, health_of
+from voyage.management.fork_options import add_fork_options, fork_from_options
 from voyage.management.model_options import (add_model_options, budget_from_options, profile_from_options,
                                              replay_fields, replay_source, routes_from_options)
 from voyage.models import Run

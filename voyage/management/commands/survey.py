@@ -3,10 +3,10 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from voyage.management.run_arg import HELP as RUN_HELP, add_output_argument, run_from_arg
 from voyage.instruments.questionnaire import QuestionnaireError, read_questionnaire
 from voyage.instruments.survey_table import write_csv
 from voyage.instruments.surveys import SurveyError, take_survey
+from voyage.management.run_arg import HELP as RUN_HELP, add_output_argument, run_from_arg
 
 
 def read_file(path: str, stdin) -> str:
