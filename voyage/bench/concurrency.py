@@ -34,6 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from voyage.bench.fake_openai_server import parse_latency
 from voyage.calls.factory import gateway_for
 from voyage.engine.runner import advance, create_run, transcript_sha256
 from voyage.gateway.base import ACTION, ModelRequest
@@ -129,8 +130,6 @@ def gateway_floor(run: Run, tick: int, rounds: int = 5) -> float:
 def lognormal_inner(latency: str, ticks: int, base_url: str) -> dict:
     """The simultaneous schedule over ticks 0 to `ticks` of 1912 (seed 1912) against the server's
     lognormal latencies, after a two-tick warm-up run (this process's first queries and connections)."""
-    from voyage.bench.fake_openai_server import parse_latency
-
     median_ms, _ = parse_latency(latency)
     profile = ModelProfile.objects.create(name="bench lognormal", kind=ModelProfile.OPENAI, base_url=base_url,
                                           model="fake", concurrency=64, timeout_s=120, retries=2)
