@@ -39,7 +39,7 @@ PROVIDERS = ("openai", "openrouter", "vllm", "sglang", "ollama", "llama-server",
              "gemini", "anthropic", "other")
 ASKED_FOR = re.compile(r"Answer with the JSON object (\{.*?\}) and nothing else")
 
-# Each provider's words when it refuses (status, message); tests/test_provider_refusals.py sends each.
+# Each provider's words when it refuses (status, message); tests/gateway/test_provider_refusals.py sends each.
 WORDS = {
     "openai_json": (400, "'messages' must contain the word 'json' in some form, to use 'response_format' of type "
                          "'json_object'."),

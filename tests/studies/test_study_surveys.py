@@ -11,7 +11,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import IntegrityError, transaction
 
-from tests.test_questionnaire import EXAMPLE
+from tests.instruments.test_questionnaire import EXAMPLE
 from voyage.instruments.models import Survey, SurveyAnswer
 from voyage.instruments.questionnaire import from_dict
 from voyage.instruments.surveys import take_survey

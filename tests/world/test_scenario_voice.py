@@ -16,7 +16,7 @@ from world.models import Scenario
 from world.scenarios.files import import_yaml, shipped_file
 from world.time import TICKS_PER_DAY
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "lighthouse.yaml"
+EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "lighthouse.yaml"
 SHIP_WORDS = ("ship", "aboard", "steward", "cabin", "deck", "voyage", "liner", "New York", "purser")
 
 
@@ -71,7 +71,7 @@ def voyage_1912(django_db_setup, django_db_blocker):
 
 @pytest.mark.django_db
 def test_the_docs_example_is_the_file_the_docs_show():
-    docs = (Path(__file__).resolve().parent.parent / "docs" / "admin-and-scenarios.md").read_text(encoding="utf-8")
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "admin-and-scenarios.md").read_text(encoding="utf-8")
     assert "docs/examples/lighthouse.yaml" in docs
     assert "wind_down_cue: 'The principal keeper rings the hand bell" in docs  # its voice, quoted
 
@@ -117,7 +117,7 @@ def test_1912_finds_its_own_words_where_its_file_puts_them(voyage_1912):
 def test_the_docs_list_every_key_with_its_placeholders_and_default():
     from world.scenarios.voice import PHRASES, TEXTS
 
-    docs = (Path(__file__).resolve().parent.parent / "docs" / "admin-and-scenarios.md").read_text(encoding="utf-8")
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "admin-and-scenarios.md").read_text(encoding="utf-8")
     for spec in TEXTS + PHRASES:
         row = next(line for line in docs.splitlines() if line.startswith(f"| `{spec.key}`"))
         for field in spec.fields:

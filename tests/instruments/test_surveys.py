@@ -15,7 +15,7 @@ from memories.models import Memory
 from voyage.bench.fake_openai_server import FakeOpenAI
 from tests.engine_helpers import new_run
 from tests.memory_helpers import jobs_inline, run_tables
-from tests.test_questionnaire import EXAMPLE
+from tests.instruments.test_questionnaire import EXAMPLE
 from voyage.engine.budget import Budget
 from voyage.engine.runner import advance, transcript_sha256
 from voyage.gateway.offline_interview import CANNED

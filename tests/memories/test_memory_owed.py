@@ -73,7 +73,7 @@ def test_the_state_of_a_finished_run_says_what_it_still_owes():
 def test_a_study_survey_does_the_jobs_its_tick_owes_first(owing):
     """A study's survey at T is asked of the agents as they were at T: the memory jobs its ticks up
     to T asked for are done first, the later ones stay owed."""
-    from tests.test_questionnaire import EXAMPLE
+    from tests.instruments.test_questionnaire import EXAMPLE
     from voyage.instruments.models import Survey
     from voyage.instruments.questionnaire import read_questionnaire
     from voyage.studies.models import Study, StudyRun

@@ -154,10 +154,10 @@ def test_every_registered_measure_has_a_column_and_a_test():
     tested = {"speech_net", "trust_net", "agents_rung", "first_tick_rung", "deaths", "action_fail_rate", "words", "speech_target_only_share",
               "trust_mean", "trust_suspect_share", "trust_polarisation", "written", "calls", "tokens", "cost",
               "retries", "wall_s",
-              # the model-health measures: tests/test_model_health_measures.py
+              # the model-health measures: tests/health/test_model_health_measures.py
               "example_copy_share", "repeat_share", "distinct_dialogue_share", "action_fail_reasons",
               "action_evenness",
-              "survey"}  # survey: tests/test_study_surveys.py
+              "survey"}  # survey: tests/studies/test_study_surveys.py
     assert set(REGISTRY) == tested, "a new measure needs a test here"
 
 
@@ -179,7 +179,7 @@ def test_a_run_that_has_not_ticked_has_no_rows():
 def test_the_docs_define_every_measure():
     from pathlib import Path
 
-    studies = (Path(__file__).resolve().parents[1] / "docs" / "studies.md").read_text()
+    studies = (Path(__file__).resolve().parents[2] / "docs" / "studies.md").read_text()
     section = studies[studies.index("| measure | definition |"):]
     for name in REGISTRY:
         assert f"`{name}" in section, f"docs/studies.md's table of measures does not define {name}"

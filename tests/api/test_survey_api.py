@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from tests.api_helpers import staff_with_token
-from tests.test_questionnaire import EXAMPLE
+from tests.instruments.test_questionnaire import EXAMPLE
 from voyage.engine.runner import advance, create_run
 from voyage.instruments.models import Survey
 from voyage.models import LLMCall

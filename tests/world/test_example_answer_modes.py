@@ -7,7 +7,7 @@ import json
 import pytest
 from django.core.management import call_command
 
-from tests.test_action_schema import ROOMS, RUNGS, schema_for, see, valid
+from tests.world.test_action_schema import ROOMS, RUNGS, schema_for, see, valid
 from voyage.health.answers import allowed_in, example_in
 from voyage.models import LLMCall, Run
 from world.rules.action_schema import rooms_named
