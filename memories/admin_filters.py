@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from django.contrib import admin
 
+from voyage.models import Run
+from world.models import AgentState
 from world.time import TICKS_PER_DAY
 
 
@@ -14,8 +16,6 @@ def run_filter(run_path: str = "run"):
         parameter_name = "run_id"
 
         def lookups(self, request, model_admin):
-            from voyage.models import Run
-
             return [(r.pk, f"{r.pk}: {r}") for r in Run.objects.order_by("-pk")[:50]]
 
         def queryset(self, request, queryset):
@@ -32,8 +32,6 @@ def agent_filter(agent_path: str = "agent", run_path: str = "run"):
         parameter_name = "agent_id"
 
         def lookups(self, request, model_admin):
-            from world.models import AgentState
-
             run_id = request.GET.get("run_id")
             if not run_id or not run_id.isdigit():
                 return []
@@ -55,8 +53,6 @@ def day_filter(tick_path: str = "tick"):
 
         def lookups(self, request, model_admin):
             from django.db.models import Max
-
-            from voyage.models import Run
 
             last = Run.objects.aggregate(last=Max("tick"))["last"]  # cheap: no scan of a long stream
             days = 0 if last is None else last // TICKS_PER_DAY + 1

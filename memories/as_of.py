@@ -6,7 +6,7 @@ agent as it stood once tick T's actions were done. A run at tick N has written n
 after N, so asking "as of now" (T = N) reads everything the agent has.
 
 - its state (rung, alive, room): its own `rung`, `death` and `move` events up to T, folded as the
-  time-travel slider folds them (voyage.web.timetravel.apply);
+  time-travel slider folds them (voyage.records.timetravel.apply);
 - its hot window: its last `hot_memory_limit` rows stamped up to T (rows are written in tick
   order, so those rows are a prefix of its stream by id);
 - summaries and eras: those covering only rows that had left that hot window by T (a summary
@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 
 from memories.models import Dream, Memory, MemorySummary, TrustHistory
 from memories.recall import recall
-from world.rules.ladder import PEOPLE_NAMES, TRUST_LABELS, knows
 from world.models import AgentState
+from world.rules.ladder import PEOPLE_NAMES, TRUST_LABELS, knows
 
 RECALL_K = 4
 STATE_KINDS = ("move", "death", "rung")

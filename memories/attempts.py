@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from memories.jobs import JOBS, MemoryJob, compaction_name, owed_before, queue
 from memories.models import PendingMemoryJob
+from voyage.models import LLMCall
 from voyage.processes import claimant_gone, worker_id
 
 log = logging.getLogger("voyage.memory")
@@ -60,8 +61,6 @@ class Attempt:
 
     def commit(self, write=None) -> bool:
         """Write the results, keep the calls, and let the job go, together; False if it was taken over."""
-        from voyage.models import LLMCall
-
         try:
             with transaction.atomic():
                 if write is not None:

@@ -14,10 +14,10 @@ from memories.jobs import compaction_job
 from memories.models import Memory, MemorySummary
 from memories.thresholds import HARD, SOFT, batches, compaction_due, fold_count
 from memories.writing import FOLD_ERA, SUMMARISE, messages, row_line, subject_of
+from voyage.calls.factory import gateway_for
+from voyage.calls.record import call_record
 from voyage.gateway.base import COMPACTION, ERA, ModelRequest
-from voyage.gateway.factory import gateway_for
 from voyage.gateway.hints import RowsHints
-from voyage.gateway.record import call_record
 from voyage.models import LLMCall
 from world.models import AgentState
 

@@ -10,8 +10,9 @@ rows. Nothing another agent thought or was not heard saying can enter.
 from __future__ import annotations
 
 from memories.identity import identity_text
-from world.rules.perception import Situation, render_situation
+from memories.recall import recall
 from world.rules.ladder import ITEM_NAMES, PEOPLE_NAMES, SETTING, rung_spec
+from world.rules.perception import Situation, render_situation
 from world.rules.prompt_text import rules_text, turn_guide
 from world.time import TICKS_PER_DAY, WIND_DOWN, part_of_day, sim_clock, time_of_day
 
@@ -91,8 +92,6 @@ def recalled_text(world, agent, situation: Situation, tick: int, shown=None) -> 
     same names are around and the hot window has moved on by fewer than RECALL_STALE_ROWS rows, so
     most action calls cost no query. Only rows older than those the prompt shows (`shown`, by default
     the hot window) are searched."""
-    from memories.recall import recall
-
     terms = tuple(recall_terms(situation))
     grown = world.memory.load[agent.id].count
     cached = world.memory.recalled.get(agent.id)

@@ -5,15 +5,16 @@ dream is in its context on waking. Inputs: its own rows since the last dream, th
 name, and its own trust ledger (only once it knows names)."""
 from __future__ import annotations
 
+from memories.attempts import Attempt
 from memories.identity import agent_for_job, identity_text
 from memories.jobs import dreams_job
 from memories.models import Dream, Memory, TrustEntry
 from memories.writing import DREAM, messages, row_line, subject_of
+from voyage.calls.factory import gateway_for
+from voyage.calls.record import call_record
 from voyage.gateway.base import DREAM as DREAM_PURPOSE, ModelRequest
-from voyage.gateway.factory import gateway_for
 from voyage.gateway.hints import RowsHints
 from voyage.gateway.json_extract import parse_json_object
-from voyage.gateway.record import call_record
 from voyage.models import LLMCall
 from world.models import Room
 from world.rules.ladder import PEOPLE_NAMES, knows
@@ -38,17 +39,30 @@ def queue_dreams(world, w, plan) -> None:
         w.memory_jobs.append(dreams_job(world.run.pk, plan.new_tick, sorted(sleepers)))
 
 
-def room_names(scenario_id: int) -> NamesInText:
-    """The scenario's room names, to find in a dream's rows: built once per job, not per dreamer."""
-    return NamesInText(Room.objects.filter(scenario_id=scenario_id).order_by("id").values_list("name", flat=True))
+class Scenarios:
+    """What the dreams of one job read of their scenarios, read once for them all, not per dreamer:
+    the room names to find in a dreamer's rows, and the rungs."""
+
+    def __init__(self):
+        self._names: dict[int, NamesInText] = {}
+        self._rungs: dict[int, list] = {}
+
+    def room_names(self, scenario_id: int) -> NamesInText:
+        if scenario_id not in self._names:
+            self._names[scenario_id] = NamesInText(
+                Room.objects.filter(scenario_id=scenario_id).order_by("id").values_list("name", flat=True))
+        return self._names[scenario_id]
+
+    def rungs(self, scenario) -> list:
+        if scenario.pk not in self._rungs:
+            self._rungs[scenario.pk] = scenario.rung_specs()
+        return self._rungs[scenario.pk]
 
 
 def dream_all(sleepers: list, *, gateway=None, attempt=None) -> int:
     """The dreams of one job (everyone who fell asleep at one tick), written together by the attempt."""
-    from memories.attempts import Attempt
-
     attempt = attempt or Attempt(None)
-    rooms_of = {}  # the room names and rungs, read and indexed once for the whole ship's dreams
+    scenarios = Scenarios()
     made = []
     own_gateway, gateways = gateway is None, {}
     try:
@@ -59,7 +73,7 @@ def dream_all(sleepers: list, *, gateway=None, attempt=None) -> int:
                 continue
             if own_gateway and agent.run_id not in gateways:
                 gateways[agent.run_id] = gateway_for(agent.run)
-            d = dream(agent, tick, gateway=gateway or gateways[agent.run_id], rooms_of=rooms_of, attempt=attempt,
+            d = dream(agent, tick, gateway=gateway or gateways[agent.run_id], scenarios=scenarios, attempt=attempt,
                       upto_row=upto_row, rung=rung, people=people)
             if d is not None:
                 made.append(d)
@@ -69,12 +83,11 @@ def dream_all(sleepers: list, *, gateway=None, attempt=None) -> int:
     return len(made) if attempt.commit(lambda: Dream.objects.bulk_create(made)) else 0
 
 
-def dream(agent, tick: int, *, gateway, attempt, rooms_of: dict, upto_row: int | None = None,
+def dream(agent, tick: int, *, gateway, attempt, scenarios: Scenarios, upto_row: int | None = None,
           rung: int | None = None, people: list | None = None) -> Dream | None:
     """One agent's dream, unsaved, from what its tick recorded: its rows up to `upto_row` (those
     committed with that tick), its `rung` then, and whom it had judged then (`people`: [name,
-    label, score], newest format). `rooms_of`: room names by scenario id, and its rungs by ("rungs",
-    scenario id), shared by the dreams of one job (filled as needed)."""
+    label, score], newest format)."""
     if Dream.objects.filter(agent=agent, tick=tick).exists():
         return None
     if rung is not None:
@@ -82,43 +95,63 @@ def dream(agent, tick: int, *, gateway, attempt, rooms_of: dict, upto_row: int |
     run = agent.run
     previous = Dream.objects.filter(agent=agent, tick__lt=tick).order_by("-tick").first()
     since = previous.last_row if previous and previous.last_row else 0
+    rows = rows_since(agent, since, tick, upto_row)
+    rooms = rooms_named(previous, rows, scenarios.room_names(run.scenario_id))
+    rungs = scenarios.rungs(run.scenario)
+    people = people_known(agent, rungs, people)
+    request = dream_request(agent, tick, rows, rooms, people, rungs)
+    answer = gateway.complete(request)
+    attempt.record(call_record(run.pk, request, answer, LLMCall.ERROR if answer.failed else LLMCall.OK))
+    if answer.failed:
+        return None
+    return dream_of(answer.text, run, agent, tick, rows, since, rooms)
+
+
+def rows_since(agent, since: int, tick: int, upto_row: int | None) -> list[tuple]:
+    """The newest DREAM_ROWS rows after the last dream's (up to `upto_row`), oldest first:
+    (id, tick, kind, importance, text)."""
     rows = Memory.objects.filter(agent=agent, id__gt=since, tick__lte=tick)
     if upto_row is not None:
         rows = rows.filter(id__lte=upto_row)
-    rows = list(rows.order_by("-id").values_list("id", "tick", "kind", "importance", "text")[:DREAM_ROWS])[::-1]
+    return list(rows.order_by("-id").values_list("id", "tick", "kind", "importance", "text")[:DREAM_ROWS])[::-1]
+
+
+def rooms_named(previous: Dream | None, rows: list[tuple], names: NamesInText) -> list[str]:
+    """The rooms the agent's memories have named: the last dream's, and those the new rows name."""
     rooms = set(previous.rooms_known if previous else [])
-    if run.scenario_id not in rooms_of:
-        rooms_of[run.scenario_id] = room_names(run.scenario_id)
     for r in rows:
-        rooms |= rooms_of[run.scenario_id].found(r[4])
-    rooms = sorted(rooms)
-    if ("rungs", run.scenario_id) not in rooms_of:  # the scenario's rungs too: one query per job, not two per dreamer
-        rooms_of[("rungs", run.scenario_id)] = run.scenario.rung_specs()
-    rungs = rooms_of[("rungs", run.scenario_id)]
-    if not knows(rungs, agent.rung, PEOPLE_NAMES):  # without names its ledger means nothing to it
-        people = []
-    elif people is None:  # a job recorded before its tick fixed whom it judged: the ledger as it is now
+        rooms |= names.found(r[4])
+    return sorted(rooms)
+
+
+def people_known(agent, rungs, people: list | None) -> list[tuple]:
+    """Whom the dream may name: none without names (its ledger means nothing to it), else whom its
+    tick recorded it had judged (a job recorded before that field: the ledger as it is now)."""
+    if not knows(rungs, agent.rung, PEOPLE_NAMES):
+        return []
+    if people is None:
         people = ledger_people(agent)
-    people = [tuple(p) for p in people]
+    return [tuple(p) for p in people]
+
+
+def dream_request(agent, tick: int, rows: list[tuple], rooms: list[str], people: list[tuple], rungs) -> ModelRequest:
     lines = [row_line(r[1], r[4]) for r in rows]
     lines.append("Rooms your memories name: " + (", ".join(rooms) or "none"))
     if people:
         lines.append("People you have judged: " + "; ".join(f"{n} ({label}, {score:+.2f})" for n, label, score in people))
-    request = ModelRequest(purpose=DREAM_PURPOSE, messages=messages(identity_text(agent, rungs=rungs, upto_tick=tick),
-                                                                    DREAM, lines), tick=tick,
-                           agent_id=agent.id, agent_key=agent.persona.key,
-                           hints=RowsHints(rows=tuple(r[1:] for r in rows), subject=subject_of(agent),
-                                           rooms=tuple(rooms), people=tuple(people)))
-    answer = gateway.complete(request)
-    if answer.failed:
-        attempt.record(call_record(run.pk, request, answer, LLMCall.ERROR))
-        return None
-    attempt.record(call_record(run.pk, request, answer, LLMCall.OK))
-    parts = parse_json_object(answer.text) or {}
-    text = answer.text.strip()
+    return ModelRequest(purpose=DREAM_PURPOSE, messages=messages(identity_text(agent, rungs=rungs, upto_tick=tick),
+                                                                 DREAM, lines), tick=tick,
+                        agent_id=agent.id, agent_key=agent.persona.key,
+                        hints=RowsHints(rows=tuple(r[1:] for r in rows), subject=subject_of(agent),
+                                        rooms=tuple(rooms), people=tuple(people)))
+
+
+def dream_of(text: str, run, agent, tick: int, rows: list[tuple], since: int, rooms: list[str]) -> Dream:
+    """The Dream row of an answer: its JSON fields, or the whole text as the identity part."""
+    parts = parse_json_object(text) or {}
     return Dream(run=run, agent=agent, tick=tick, first_row=rows[0][0] if rows else None,
                  last_row=rows[-1][0] if rows else since or None,
-                 identity=str(parts.get("identity") or ("" if parts else text))[:1000],
+                 identity=str(parts.get("identity") or ("" if parts else text.strip()))[:1000],
                  places=str(parts.get("places") or "")[:800], people=str(parts.get("people") or "")[:800],
                  rooms_known=rooms)
 

@@ -8,7 +8,7 @@ one list per word over every agent, recall's share of a tick grew with the world
 The tag is all consonants and digits, so the porter stemmer measures a tagged word as it measures
 the bare word: every word a query can ask for matches the rows it matched untagged, but for a few
 three-letter words the bare stemmer cut to two letters ("one" no longer matches "on";
-tests/test_memory_recall.py checks this on every installed scenario's texts). A word is
+tests/memories/test_memory_recall.py checks this on every installed scenario's texts). A word is
 a run of letters, digits and combining diacritical marks, as unicode61 reads text; where the two
 disagree on some rarer character a word only loses its tag, and recall's join on the row's agent
 keeps every other agent's rows out whatever the index holds.

@@ -77,7 +77,7 @@ def unfinished(run_id: int) -> list[MemoryJob]:
 
 def run_inline(jobs: list[MemoryJob], gateway=None) -> None:
     """Do the jobs now, in this process, on the run's own gateway (the batch runner's way)."""
-    from memories.attempts import perform_on
+    from memories.attempts import perform_on  # see JOBS below: why the job kinds are imported late
 
     for job in jobs:
         perform_on(job.name[:100], gateway)
@@ -109,7 +109,7 @@ def queue(job: MemoryJob) -> str | None:
 def perform(job: str, name: str, *args):
     """What a memory worker runs (the task's arguments name its pending row, which holds the truth):
     the agent's earlier jobs first, then this one; nothing if it is done already."""
-    from memories.attempts import perform_on
+    from memories.attempts import perform_on  # see JOBS below: why the job kinds are imported late
 
     return perform_on(name)
 
@@ -140,4 +140,9 @@ def dreams(run_id: int, sleepers: list, gateway=None, attempt=None) -> int:
     return dream_all(sleepers, gateway=gateway, attempt=attempt)
 
 
+# The job kinds and their attempts import this module (to queue the jobs they owe: a compaction
+# settles the agent's earlier ones first), and this module dispatches back to them: a cycle inside
+# memories/ that the late imports in compact_agent, dreams, run_inline and perform stand for. It
+# stays inside the package (the layers contract sees no import out of it); `memories.jobs.perform`
+# must stay where it is, since django-q2 stores that path in every queued memory task.
 JOBS = {"compact_agent": compact_agent, "dreams": dreams}

@@ -1,4 +1,4 @@
-// Live room transcript. The run's websocket feed (voyage/consumers.py) says when something happened;
+// Live room transcript. The run's websocket feed (voyage/web/consumers.py) says when something happened;
 // when an item names this room, the page fetches the room's full lines after the last one it shows
 // (who heard, who only saw) and appends them. A dropped socket reconnects with the last seq and
 // call id it had, so nothing is missed. Model text is inserted with textContent only.

@@ -28,11 +28,29 @@ def one_day_run(django_db_setup, django_db_blocker):
 @pytest.fixture
 def queued(monkeypatch):
     """Run chunks queued by the code under test, collected instead of going to the broker."""
-    from voyage import tasks
+    from voyage.runs import tasks
 
     calls = []
     monkeypatch.setattr(tasks, "queue_chunk", lambda run_id, tick: calls.append((run_id, tick)))
     return calls
+
+
+@pytest.fixture
+def staff(client, db):
+    """The test client, logged in as a staff user ("staff", password "pw"), not a superuser."""
+    from django.contrib.auth.models import User
+
+    client.force_login(User.objects.create_user("staff", password="pw", is_staff=True))
+    return client
+
+
+@pytest.fixture
+def superuser(client, db):
+    """The test client, logged in as a superuser ("staff", password "pw"): what the admin's pages need."""
+    from django.contrib.auth.models import User
+
+    client.force_login(User.objects.create_user("staff", password="pw", is_staff=True, is_superuser=True))
+    return client
 
 
 def manage(*args, env=None, **kwargs):

@@ -65,11 +65,14 @@ class ScriptedGateway(Gateway):
 
 # --- staging -------------------------------------------------------------------------------
 def scenario() -> Scenario:
+    """The 1912 scenario, as migration world/0002 installs it."""
     return Scenario.objects.get(slug="1912")
 
 
-def new_run(schedule: str = Run.SEQUENTIAL, seed: int = 1912, **params) -> Run:
-    return create_run(scenario(), seed=seed, schedule=schedule, target_ticks=10_000, **params)
+def new_run(schedule: str = Run.SEQUENTIAL, seed: int = 1912, target_ticks: int = 10_000, **params) -> Run:
+    """A run of 1912 with its whole cast (create_run's other defaults): the one helper every test
+    makes its runs with. Long by default, so a run staged at any tick never meets its end."""
+    return create_run(scenario(), seed=seed, schedule=schedule, target_ticks=target_ticks, **params)
 
 
 def cast_of(n: int, *, exclude: tuple[str, ...] = ()) -> list[str]:

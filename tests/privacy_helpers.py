@@ -1,5 +1,5 @@
 """Privacy checks over a whole finished run, shared by the tests of the 1912 day
-(tests/test_engine_day.py) and of grown worlds (tests/test_scenario_grow_runs.py). Each checks the
+(tests/engine/test_engine_day.py) and of grown worlds (tests/engine/test_scenario_grow_runs.py). Each checks the
 engine's deliveries against the event log or the agents' own calls, never against the engine's own
 account, and returns how much it checked so a test can tell a pass from an empty check."""
 from __future__ import annotations

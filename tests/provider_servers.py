@@ -1,5 +1,5 @@
 """Local chat-completions servers that apply each provider's documented structured-output rules
-(docs/providers.md; /work STACK section 9), built on tests/fake_openai_server.py:
+(docs/providers.md; /work STACK section 9), built on voyage/bench/fake_openai_server.py:
 
 - openai: json_schema must keep every strict rule (voyage.gateway.strict_rules; refused with 400
   "Invalid schema for response_format 'voyage_action': ..." naming the first rule broken), and is then
@@ -32,14 +32,14 @@ import re
 
 import jsonschema
 
-from tests.fake_openai_server import REFUSAL, FakeOpenAI, form_of, simple_action
+from voyage.bench.fake_openai_server import REFUSAL, FakeOpenAI, form_of, simple_action
 from voyage.gateway.strict_rules import broken_rules
 
 PROVIDERS = ("openai", "openrouter", "vllm", "sglang", "ollama", "llama-server", "llama-cpp-python", "lm-studio",
              "gemini", "anthropic", "other")
 ASKED_FOR = re.compile(r"Answer with the JSON object (\{.*?\}) and nothing else")
 
-# Each provider's words when it refuses (status, message); tests/test_provider_refusals.py sends each.
+# Each provider's words when it refuses (status, message); tests/gateway/test_provider_refusals.py sends each.
 WORDS = {
     "openai_json": (400, "'messages' must contain the word 'json' in some form, to use 'response_format' of type "
                          "'json_object'."),

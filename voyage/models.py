@@ -1,12 +1,17 @@
 """Runs and their parameters, model profiles, the event log and the record of every model call."""
 from __future__ import annotations
 
+import hashlib
+import re
+import secrets
 import uuid
 
 from django.core.exceptions import ValidationError
 from django.db import models
 
 from voyage.gateway import providers, structured
+from voyage.gateway.base import PURPOSES
+from voyage.gateway.prompts import decompress_messages
 from world.time import DEFAULT_REFLECTION_TICKS, TICKS_PER_DAY
 
 ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
@@ -108,10 +113,6 @@ class ModelProfile(models.Model):
         return cls(kind=cls.OPENAI, **{**defaults, **{k: v for k, v in fields.items() if v is not None}})
 
     def clean(self):
-        import re
-
-        from voyage.gateway.base import PURPOSES
-
         errors = {}
         if self.kind == self.OPENAI and not self.base_url:
             errors["base_url"] = "an OpenAI-compatible profile needs a base URL"
@@ -291,8 +292,6 @@ class LLMCall(models.Model):
 
     @property
     def prompt(self) -> list[dict]:
-        from voyage.gateway.prompts import decompress_messages
-
         return decompress_messages(bytes(self.prompt_z))
 
 
@@ -317,14 +316,10 @@ class ApiToken(models.Model):
 
     @staticmethod
     def digest_of(token: str) -> str:
-        import hashlib
-
         return hashlib.sha256(token.encode()).hexdigest()
 
     def issue(self) -> str:
         """A new secret for this (unsaved) token; the caller shows it once and it is never stored."""
-        import secrets
-
         token = self.PREFIX + secrets.token_urlsafe(32)
         self.digest, self.hint = self.digest_of(token), token[:8]
         return token

@@ -1,4 +1,4 @@
-"""Which process holds a claim: a run's chunk (voyage.tasks) or a memory job's attempt
+"""Which process holds a claim: a run's chunk (voyage.runs.tasks) or a memory job's attempt
 (memories.attempts). A claim names its process as host:pid, so a process on the same host can tell
 at once that the claimant is gone; from another host only a stale heartbeat or lease tells."""
 from __future__ import annotations

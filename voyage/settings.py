@@ -68,7 +68,7 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# The worker (voyage.tasks): a run advances as a chain of chunks of ticks on the default queue;
+# The worker (voyage.runs.tasks): a run advances as a chain of chunks of ticks on the default queue;
 # compaction and dream jobs go to their own "memory" queue (`qcluster --name memory`), so a burst
 # of them never delays a tick. A chunk stops starting ticks after VOYAGE_CHUNK_SECONDS, well inside
 # the task timeout, which is itself well inside `retry` (a task redelivered while it still runs

@@ -1,6 +1,6 @@
 """Fixtures every page's browser tests share (Playwright driving Debian's /usr/bin/chromium).
 
-Everything is real and made once per session: a migrated SQLite file database (voyage.fleet's
+Everything is real and made once per session: a migrated SQLite file database (voyage.bench.fleet's
 ScratchDB; the 1912 scenario comes with the migrations, and nothing here flushes tables), runs
 made by `manage.py run_voyage` in it, and daphne serving voyage.asgi (pages, static files and
 websockets) as a subprocess on a free 127.0.0.1 port. Tests check pages against the database by
@@ -8,7 +8,7 @@ reading it directly (`site.db.query(sql, params)`, placeholders written %s).
 
 Session fixtures
 - `site`: the running site. `site.url` ("http://127.0.0.1:PORT"), `site.db` (ScratchDB),
-  `site.env` (the environment of its processes, for `voyage.fleet.manage(site.env, ...)`),
+  `site.env` (the environment of its processes, for `voyage.bench.fleet.manage(site.env, ...)`),
   `site.staff` / `site.visitor` ((user name, password): a staff user made by `manage.py
   ensure_staff`, and a logged-in user who is NOT staff), `site.log` (daphne's log file).
 - `small_run`: the id of a finished 30-tick offline run of the 1912 scenario (seed 1912).
@@ -17,9 +17,9 @@ Session fixtures
   `<img src=x onerror=...>` and `javascript:` payloads (hostile_openai.PAYLOADS; they would set
   document.title to hostile_openai.TITLE_PAYLOAD if they ever ran). `hostile_ticks(site, server,
   N, run_id)` continues it to N ticks, e.g. while a page is open.
-- `troubled_run`: the id of a finished 3-tick run through tests/fake_openai_server.py whose calls
+- `troubled_run`: the id of a finished 3-tick run through voyage/bench/fake_openai_server.py whose calls
   went wrong: one model error (no answer after every retry), ACTION_FAILs and a retried call.
-- `worker`: a `manage.py qcluster` (voyage.fleet.Worker) against the site's database, started on
+- `worker`: a `manage.py qcluster` (voyage.bench.fleet.Worker) against the site's database, started on
   first use and killed at the end of the session.
 - `staff_state`: the path of a storage-state file holding a logged-in staff session (logged in
   once through the login page).
@@ -28,7 +28,7 @@ Session fixtures
 
 Function fixtures
 - `advancing_run`: the id of a run queued on the worker (1912, 2000 ticks) and advancing now; it is
-  stopped (voyage.control) when the test ends.
+  stopped (voyage.runs.control) when the test ends.
 - `staff_page`: a page in a new browser context already logged in as staff.
 - `page_watch`: what happened on `staff_page`: `.dialogs`, `.console_errors`, `.page_errors`.
 
@@ -43,7 +43,7 @@ from pathlib import Path
 
 import pytest
 
-from voyage.fleet import ScratchDB, WebServer, Worker, manage, manage_json, wait_for
+from voyage.bench.fleet import ScratchDB, WebServer, Worker, manage, manage_json, wait_for
 
 STAFF = ("staff-tester", "staff-pass-1912")
 VISITOR = ("visitor", "visitor-pass-1912")
@@ -131,7 +131,7 @@ def troubled_run(site) -> int:
     """3 ticks through the fake OpenAI-compatible server: its first call fails on every attempt (a
     model error and an ACTION_FAIL), the next answers prose (an ACTION_FAIL), the next is rate
     limited once (a retry)."""
-    from tests.fake_openai_server import FakeOpenAI
+    from voyage.bench.fake_openai_server import FakeOpenAI
 
     with FakeOpenAI() as server:
         server.force("server_error", "server_error", "server_error", "server_error", "not_json", "rate_limit")

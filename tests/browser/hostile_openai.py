@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tests.fake_openai_server import FakeOpenAI, wants_json
+from voyage.bench.fake_openai_server import FakeOpenAI, wants_json
 
 TITLE_PAYLOAD = "pwned"
 PAYLOADS = (

@@ -7,8 +7,8 @@ import time
 
 from playwright.sync_api import expect
 
-from tests.fake_openai_server import FakeOpenAI
-from voyage.fleet import manage
+from voyage.bench.fake_openai_server import FakeOpenAI
+from voyage.bench.fleet import manage
 from world.scenarios.files import shipped_file
 
 CAST = ["Anton Kessler", "Ilse Marr", "Edmund Hale", "Vivian Hale", "Jonas Weber"]

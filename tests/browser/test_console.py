@@ -9,7 +9,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from voyage.fleet import manage_json
+from voyage.bench.fleet import manage_json
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import run_voyage
 from tests.browser.hostile_openai import PAYLOADS, TITLE_PAYLOAD
-from voyage.fleet import manage, wait_for
+from voyage.bench.fleet import manage, wait_for
 
 WHISPERED = "WHISPERED"
 

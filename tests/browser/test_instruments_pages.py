@@ -4,7 +4,7 @@ stay text; staff pause a run, add a room event, resume, and find it in the feed 
 from playwright.sync_api import expect
 
 from tests.browser.hostile_openai import PAYLOADS, TITLE_PAYLOAD
-from voyage.fleet import wait_for
+from voyage.bench.fleet import wait_for
 from voyage.gateway.offline_interview import CANNED
 from world.time import sim_clock
 

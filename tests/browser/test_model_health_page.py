@@ -8,12 +8,12 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import run_voyage
-from voyage.fleet import manage_json
+from voyage.bench.fleet import manage_json
 
 
 @pytest.fixture(scope="session")
 def copying_run(site) -> tuple[int, dict]:
-    from tests.fake_openai_server import FakeOpenAI
+    from voyage.bench.fake_openai_server import FakeOpenAI
 
     with FakeOpenAI(copy_example=True) as server:
         line = manage_json(site.env, "run_voyage", "--ticks", "3", "--base-url", server.base_url)[-1]

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import hostile_ticks, run_voyage
 from tests.browser.hostile_openai import PAYLOADS, SAID, TITLE_PAYLOAD
-from voyage.fleet import Worker, manage, wait_for
+from voyage.bench.fleet import Worker, manage, wait_for
 
 
 def agents_now(site, run_id: int) -> dict[str, tuple[str, int, int, int]]:

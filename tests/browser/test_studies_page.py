@@ -5,7 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
-from voyage.fleet import manage, wait_for
+from voyage.bench.fleet import manage, wait_for
 
 
 def shown_tick(page, run_id: int) -> int:

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import log_in
 from tests.browser.hostile_openai import PAYLOADS, TITLE_PAYLOAD
-from voyage.fleet import manage, wait_for
+from voyage.bench.fleet import manage, wait_for
 
 EARLIER = 12
 QUESTIONNAIRE = """title: Life aboard

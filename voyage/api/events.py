@@ -14,7 +14,7 @@ from voyage.api.runs import RunId, get_run
 from voyage.api.schemas import MAX_ID, MAX_TICKS, CallPage, EventPage
 from voyage.export.tables import TABLES, csv_chunks
 from voyage.models import Event, LLMCall
-from voyage.transcript import markdown
+from voyage.records.transcript import markdown
 from world.time import sim_clock
 
 router = Router(tags=["events, transcripts, calls, tables"])

@@ -1,18 +1,18 @@
-"""Runs: list, detail, create (through voyage.runconfig, the admin's validation), start, pause,
-resume, stop (voyage.control), clone, replay and fork."""
+"""Runs: list, detail, create (through voyage.runs.config, the admin's validation), start, pause,
+resume, stop (voyage.runs.control), clone, replay and fork."""
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
 from ninja import Path, Query, Router, Status
 
-from voyage import control, runconfig
 from voyage.api.errors import errors, invalid
 from voyage.api.schemas import MAX_ID, CloneIn, ForkIn, RunIn, RunOut, RunPage
-from voyage.fork import ForkError, fork
-from voyage.gateway.replay import ReplayMissing
+from voyage.calls.replay import ReplayMissing
+from voyage.calls.usage import run_totals
 from voyage.models import Run
-from voyage.usage import run_totals
+from voyage.runs import config as runconfig, control
+from voyage.runs.fork import ForkError, fork
 from world.time import day_of, sim_clock
 
 router = Router(tags=["runs"])

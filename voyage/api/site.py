@@ -4,9 +4,8 @@ from __future__ import annotations
 from ninja import NinjaAPI
 from ninja.parser import Parser
 
-from voyage.api import agents, events, runs
+from voyage.api import agents, events, instruments, runs, studies, surveys
 from voyage.api.auth import AUTH
-
 
 
 class ObjectParser(Parser):
@@ -23,18 +22,5 @@ api = NinjaAPI(title="Voyage API", version="1", auth=AUTH, urls_namespace="api",
                description="Runs, agents, memories, events, transcripts, model calls and tidy tables of Voyage. "
                            "Authenticate with a staff session (unsafe methods need the X-CSRFToken header) or an "
                            "API token made in the admin, sent as X-API-Key.")
-api.add_router("", runs.router)
-api.add_router("", agents.router)
-api.add_router("", events.router)
-
-from voyage.studies.api import router as studies_router  # noqa: E402  (studies: voyage/studies/api.py)
-
-api.add_router("", studies_router)
-
-from voyage.instruments.api import router as instruments_router  # noqa: E402  (interviews)
-
-api.add_router("", instruments_router)
-
-from voyage.instruments.survey_api import router as surveys_router  # noqa: E402  (surveys)
-
-api.add_router("", surveys_router)
+for module in (runs, agents, events, studies, instruments, surveys):
+    api.add_router("", module.router)

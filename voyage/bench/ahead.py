@@ -25,7 +25,19 @@ import os
 import statistics
 from dataclasses import dataclass, field
 
+from memories.jobs import run_inline
+from voyage.bench.fake_openai_server import simple_action
+from voyage.bench.fleet import MANAGE, ROOT, ScratchDB
+from voyage.calls.factory import gateway_for
+from voyage.engine.runner import create_run
+from voyage.engine.tick import acting_order, run_tick
+from voyage.engine.world import RunWorld
+from voyage.gateway.base import ACTION
+from voyage.gateway.offline import OfflineModel
+from voyage.models import Run
+from world.models import Scenario
 from world.rules.dependency import Turn, attrition_possible, barrier, turn_of, within_reach
+from world.time import is_overnight, plan_tick
 
 RUN_AHEAD = (1, 2, 4, 8)
 TICKS_PER_HOUR = 20  # a tick is three minutes
@@ -56,13 +68,9 @@ POLICIES = ("offline", "fake-server")
 
 
 def fake_server_policy(seed: int):
-    """The answers of `bench concurrency`'s chat-completions server (tests/fake_openai_server.py):
+    """The answers of `bench concurrency`'s chat-completions server (voyage/bench/fake_openai_server.py):
     every action speaks to the room or examines an item, one tick long; nobody walks or shouts."""
     import json
-
-    from tests.fake_openai_server import simple_action
-    from voyage.gateway.base import ACTION
-    from voyage.gateway.offline import OfflineModel
 
     class FakeServerPolicy(OfflineModel):
         name = "fake-server"
@@ -78,15 +86,6 @@ def fake_server_policy(seed: int):
 
 def trace(scenario: str, ticks: int, seed: int = 1912,
           policy: str = "offline") -> tuple[list[TickTrace], dict[int, list[int]], int]:
-    from voyage.engine.runner import create_run
-    from voyage.engine.tick import acting_order, run_tick
-    from voyage.engine.world import RunWorld
-    from voyage.gateway.factory import gateway_for
-    from voyage.models import Run
-    from world.models import Scenario
-    from world.time import is_overnight, plan_tick
-    from memories.jobs import run_inline
-
     run = create_run(Scenario.objects.get(slug=scenario), seed=seed, schedule=Run.SIMULTANEOUS, target_ticks=ticks)
     gateway = gateway_for(run) if policy == "offline" else fake_server_policy(seed)
     world = RunWorld(run)
@@ -282,8 +281,6 @@ def _figures(c: Clocks, ticks: int) -> dict:
 def outer(scenario: str, ticks: int, median_ms: float, sigma: float, policy: str = "offline") -> dict:
     import json
     import subprocess
-
-    from voyage.fleet import MANAGE, ROOT, ScratchDB
 
     with ScratchDB("sqlite") as db:
         done = subprocess.run(MANAGE + ["bench", "ahead", "--inner", "--scenario", scenario, "--ticks", str(ticks),

@@ -1,6 +1,6 @@
 """Benchmark: what the simultaneous schedule buys against a model with real latency.
 
-A local chat-completions server (tests/fake_openai_server.py, in a process of its own so it does
+A local chat-completions server (voyage/bench/fake_openai_server.py, in a process of its own so it does
 not share the engine's GIL) answers every call after `latency_ms`. The same ticks of the 1912
 scenario run in both schedules on a fresh SQLite database, through the real OpenAI gateway.
 Prints sequential_tick_s and simultaneous_tick_s: the mean wall time of an action tick, one whose
@@ -34,16 +34,17 @@ import tempfile
 import time
 from pathlib import Path
 
+from voyage.bench.fake_openai_server import parse_latency
+from voyage.calls.factory import gateway_for
 from voyage.engine.runner import advance, create_run, transcript_sha256
 from voyage.gateway.base import ACTION, ModelRequest
-from voyage.gateway.factory import gateway_for
 from voyage.gateway.in_flight import InFlightMeter
 from voyage.models import LLMCall, ModelProfile, Run
 from world.models import AgentState, Scenario
 from world.time import MINUTES_PER_TICK
 
 ROOT = Path(__file__).resolve().parents[2]
-SERVER = ROOT / "tests" / "fake_openai_server.py"
+SERVER = ROOT / "voyage" / "bench" / "fake_openai_server.py"
 TICKS_PER_HOUR = 60 // MINUTES_PER_TICK  # 20: a simulated hour
 
 
@@ -129,8 +130,6 @@ def gateway_floor(run: Run, tick: int, rounds: int = 5) -> float:
 def lognormal_inner(latency: str, ticks: int, base_url: str) -> dict:
     """The simultaneous schedule over ticks 0 to `ticks` of 1912 (seed 1912) against the server's
     lognormal latencies, after a two-tick warm-up run (this process's first queries and connections)."""
-    from tests.fake_openai_server import parse_latency
-
     median_ms, _ = parse_latency(latency)
     profile = ModelProfile.objects.create(name="bench lognormal", kind=ModelProfile.OPENAI, base_url=base_url,
                                           model="fake", concurrency=64, timeout_s=120, retries=2)

@@ -13,12 +13,11 @@ from __future__ import annotations
 import random
 import time
 
+from voyage.bench.fleet import Worker, manage_json, wait_for
 from voyage.bench.worker import scratch_like_settings
 
 
 def _figures(env, run_id: int, expected: dict | None) -> dict:
-    from voyage.fleet import manage_json
-
     status = manage_json(env, "voyage_status", "--json", "--run", str(run_id))[0]
     memory = status["memory_sha256"]
     out = {"summaries": int(memory["summaries"].split(":")[0]), "dreams": int(memory["dreams"].split(":")[0]),
@@ -30,8 +29,6 @@ def _figures(env, run_id: int, expected: dict | None) -> dict:
 
 
 def _on_workers(db, run_args: list[str], kills: int, rng: random.Random, expected: dict, log_dir) -> dict:
-    from voyage.fleet import Worker, manage_json, wait_for
-
     env = db.env(VOYAGE_CHUNK_TICKS=15)
     run_id = manage_json(env, "start_voyage", *run_args)[0]["run_id"]
     logs = iter(log_dir / f"{run_id}-{n}.log" for n in range(1000))
@@ -68,8 +65,6 @@ def outer(days: float, kills: int, seed: int = 1912) -> dict:
     import os
     import tempfile
     from pathlib import Path
-
-    from voyage.fleet import manage_json
 
     run_args = ["--days", str(days), "--seed", str(seed)]
     rng = random.Random(int(os.environ.get("VOYAGE_CRASH_SEED", seed)))

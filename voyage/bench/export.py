@@ -10,8 +10,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from voyage.bench.fleet import MANAGE, ROOT, ScratchDB, manage, manage_json
 from world.time import TICKS_PER_DAY
-from voyage.fleet import MANAGE, ROOT, ScratchDB, manage, manage_json
 
 
 def timed(env: dict, *args: str) -> tuple[float, float]:

@@ -27,6 +27,8 @@ from django.db.models.functions import Length
 
 from memories.models import DiaryEntry, Dream, Memory, MemorySummary
 from voyage.engine.runner import advance, create_run
+from voyage.engine.steps import action_request
+from voyage.engine.world import RunWorld
 from voyage.gateway.prompts import prompt_text
 from voyage.models import LLMCall
 from world.models import AgentState, Scenario
@@ -120,9 +122,6 @@ def common_prefix(a: str, b: str) -> int:
 def context_timings(scenario) -> dict:
     """One action context for an agent with 1,000 rows and one with 200,000, in a fresh run; the
     recall cache is cleared before each build so every build searches the stream."""
-    from voyage.engine.steps import action_request
-    from voyage.engine.world import RunWorld
-
     run = create_run(scenario, seed=7, target_ticks=0, name="bench memory context")
     agents = list(AgentState.objects.filter(run=run).select_related("persona").order_by("id"))
     small, large, company = agents[0], agents[1], agents[2:6]

@@ -17,11 +17,18 @@ import json
 import os
 import subprocess
 import time
+from voyage.bench.fleet import MANAGE, ROOT, ScratchDB
+from voyage.engine.runner import advance, create_run
+from voyage.models import Event, Run
+from voyage.studies.measures import speech_graph_of, trust_graph_of
+from voyage.studies.networks import network_measures, positive_ties
+from voyage.studies.tables import Tables
+from world.models import Scenario
+from world.scenarios.files import data_yaml, import_yaml, scenario_data
+from world.scenarios.grow import grow
 
 
 def outer(scenario: str, agents: int, ticks: int) -> dict:
-    from voyage.fleet import MANAGE, ROOT, ScratchDB
-
     with ScratchDB("sqlite") as db:
         done = subprocess.run(MANAGE + ["bench", "networks", "--inner", "--scenario", scenario, "--agents",
                                         str(agents), "--ticks", str(ticks)], env=db.env(), cwd=ROOT,
@@ -34,15 +41,6 @@ def outer(scenario: str, agents: int, ticks: int) -> dict:
 
 
 def inner(scenario: str, agents: int, ticks: int) -> dict:
-    from voyage.engine.runner import advance, create_run
-    from voyage.models import Event, Run
-    from voyage.studies.measures import speech_graph_of, trust_graph_of
-    from voyage.studies.networks import network_measures, positive_ties
-    from voyage.studies.tables import Tables
-    from world.models import Scenario
-    from world.scenarios.files import data_yaml, import_yaml, scenario_data
-    from world.scenarios.grow import grow
-
     grown = import_yaml(data_yaml(grow(scenario_data(Scenario.objects.get(slug=scenario)), agents)))
     run = create_run(grown, seed=1912, schedule=Run.SIMULTANEOUS, target_ticks=ticks)
     began = time.process_time()

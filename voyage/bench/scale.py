@@ -1,7 +1,7 @@
 """Benchmark: the engine's cost per agent as the world grows (issue 21).
 
 For each size, a process of its own (so its peak RSS is its own) on a scratch database of its own
-(voyage.fleet.ScratchDB): grow the scenario to N people (`scenario grow`), import it as a file, and
+(voyage.bench.fleet.ScratchDB): grow the scenario to N people (`scenario grow`), import it as a file, and
 run ticks 0-59 of its first day, simultaneous, offline model, memory jobs inline as the batch
 runner does them. CPU time (process time, this process only: the database server's is not in
 it), never wall time: the machine is shared.
@@ -17,6 +17,12 @@ import os
 import resource
 import subprocess
 import time
+from voyage.bench.fleet import MANAGE, POSTGRES_URL, ROOT, ScratchDB
+from voyage.engine.runner import advance, create_run
+from voyage.models import LLMCall, Run
+from world.models import Scenario
+from world.scenarios.files import data_yaml, import_yaml, scenario_data
+from world.scenarios.grow import grow
 
 SIZES = (32, 128, 512, 2048)
 TICKS = 60  # daytime: the first day's ticks 0-59 (tick 0 wakes everyone, tick 1 brings spouses together)
@@ -24,8 +30,6 @@ TICKS = 60  # daytime: the first day's ticks 0-59 (tick 0 wakes everyone, tick 1
 
 # --- outer: this process ----------------------------------------------------------------------
 def outer(scenario: str, sizes=SIZES, ticks: int = TICKS, database: str = "sqlite") -> dict:
-    from voyage.fleet import MANAGE, POSTGRES_URL, ROOT, ScratchDB
-
     per_size = {}
     for n in sizes:
         with ScratchDB(database, server_url=POSTGRES_URL) as db:
@@ -60,12 +64,6 @@ def slopes(per_size: dict) -> dict:
 # --- inner: one size, on the scratch database -------------------------------------------------
 def inner(scenario: str, agents: int, ticks: int) -> dict:
     from django.db import connection
-
-    from voyage.engine.runner import advance, create_run
-    from voyage.models import LLMCall, Run
-    from world.models import Scenario
-    from world.scenarios.files import data_yaml, import_yaml, scenario_data
-    from world.scenarios.grow import grow
 
     grown = import_yaml(data_yaml(grow(scenario_data(Scenario.objects.get(slug=scenario)), agents)))
     run = create_run(grown, seed=1912, schedule=Run.SIMULTANEOUS, target_ticks=ticks)

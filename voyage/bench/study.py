@@ -10,13 +10,17 @@ import os
 import tempfile
 import time
 from pathlib import Path
+from voyage.bench.fleet import Worker, manage_json, wait_for
+from voyage.bench.worker import scratch_like_settings
+from voyage.studies import scheduler
+from voyage.studies.config import StudyPlan, create_study
+from voyage.studies.measures import evaluate
+from voyage.studies.models import Study
+from world.time import TICKS_PER_DAY
 
 
 
 def outer(runs: int, workers: int, days: float) -> dict:
-    from voyage.bench.worker import scratch_like_settings
-    from voyage.fleet import manage_json
-
     with scratch_like_settings() as db:
         figures = manage_json(db.env(), "bench", "study", "--inner", "--runs", str(runs), "--workers",
                               str(workers), "--days", str(days))[-1]
@@ -27,13 +31,6 @@ def outer(runs: int, workers: int, days: float) -> dict:
 def inner(runs: int, workers: int, days: float) -> dict:
     """On the scratch database (the caller set DATABASE_URL): a tick cluster of `workers` processes
     and a memory cluster, a study of `runs` seeds, measured once it has finished."""
-    from voyage.fleet import Worker, wait_for
-    from voyage.studies import scheduler
-    from voyage.studies.config import StudyPlan, create_study
-    from voyage.studies.measures import evaluate
-    from voyage.studies.models import Study
-    from world.time import TICKS_PER_DAY
-
     with tempfile.TemporaryDirectory(prefix="voyage-bench-study-") as tmp:
         env = {**os.environ, "VOYAGE_WORKERS": str(workers)}
         fleet = [Worker(env, Path(tmp) / "ticks.log"), Worker(env, Path(tmp) / "memory.log", cluster="memory")]

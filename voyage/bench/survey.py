@@ -10,6 +10,12 @@ from __future__ import annotations
 
 import os
 import time
+from voyage.bench.fleet import manage_json
+from voyage.bench.worker import scratch_like_settings
+from voyage.engine.runner import advance, create_run
+from voyage.instruments.questionnaire import read_questionnaire
+from voyage.instruments.surveys import take_survey
+from world.models import Scenario
 
 QUESTIONNAIRE = """\
 title: Life aboard
@@ -28,9 +34,6 @@ items:
 
 
 def outer(ticks: int, repeats: int) -> dict:
-    from voyage.bench.worker import scratch_like_settings
-    from voyage.fleet import manage_json
-
     with scratch_like_settings() as db:
         figures = manage_json(db.env(), "bench", "survey", "--inner", "--ticks", str(ticks), "--repeats",
                               str(repeats))[-1]
@@ -41,11 +44,6 @@ def outer(ticks: int, repeats: int) -> dict:
 def inner(ticks: int, repeats: int) -> dict:
     """On the scratch database (the caller set DATABASE_URL)."""
     from django_q.conf import Conf
-
-    from voyage.engine.runner import advance, create_run
-    from voyage.instruments.questionnaire import read_questionnaire
-    from voyage.instruments.surveys import take_survey
-    from world.models import Scenario
 
     sync, Conf.SYNC = Conf.SYNC, True  # memory jobs inline, as the batch runner runs them
     try:

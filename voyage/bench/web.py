@@ -22,7 +22,13 @@ import time
 
 from django.conf import settings
 
+from memories.models import Memory
+from voyage.bench.fleet import MANAGE, ROOT, ScratchDB, WebServer, manage, manage_json
+from voyage.engine.runner import advance, create_run
+from voyage.models import Event
+from voyage.records.timetravel import committed_as
 from voyage.web.costs import percentile
+from world.models import Scenario
 
 LOADS = 20
 SETTLE_S = 5  # after the last commit, how long clients may take to catch up before they are counted
@@ -31,8 +37,6 @@ STAFF = ("bench-staff", "bench-password")
 
 # --- outer: this process ----------------------------------------------------------------------
 def outer(days: float, ticks: int, clients: int) -> dict:
-    from voyage.fleet import ScratchDB, manage, manage_json
-
     engine = settings.DATABASES["default"]["ENGINE"]
     if engine.endswith("sqlite3"):
         db = ScratchDB("sqlite")
@@ -50,8 +54,6 @@ def outer(days: float, ticks: int, clients: int) -> dict:
 
 
 def _live(env: dict, ticks: int, clients: int, workdir) -> dict:
-    from voyage.fleet import MANAGE, ROOT, WebServer
-
     web = WebServer(env, workdir / "daphne.log")
     writer = subprocess.Popen(MANAGE + ["bench", "web", "--inner", "--step", "advance", "--ticks", str(ticks)],
                               env=env, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -65,8 +67,6 @@ def _live(env: dict, ticks: int, clients: int, workdir) -> dict:
 
 async def _listen(host: str, run_id: int, clients: int, writer: subprocess.Popen) -> dict:
     import aiohttp
-
-    from voyage.web.timetravel import committed_as
 
     async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
         await _log_in(session, host)
@@ -134,9 +134,6 @@ def pages(run_id: int) -> dict:
     from django.test import Client
     from django.urls import Resolver404, resolve
 
-    from memories.models import Memory
-    from voyage.models import Event
-
     client = Client()
     client.force_login(get_user_model().objects.get(username=STAFF[0]))
     room = (Event.objects.filter(run_id=run_id, kind="communicate").values("room__key").annotate(n=Count("id"))
@@ -169,10 +166,6 @@ def pages(run_id: int) -> dict:
 
 def advance_fresh_run(ticks: int) -> None:
     """Create a run, say its id, wait for "go" on stdin, advance it, printing each commit's time."""
-    from voyage.engine.runner import advance, create_run
-    from voyage.models import Event
-    from world.models import Scenario
-
     run = create_run(Scenario.objects.get(slug="1912"), seed=42, target_ticks=ticks, name="bench web")
     print(json.dumps({"run_id": run.pk}), flush=True)
     sys.stdin.readline()

@@ -15,6 +15,11 @@ import time
 from pathlib import Path
 
 from django.conf import settings
+from voyage.bench.fleet import ScratchDB, Worker, manage_json, wait_for
+from voyage.engine.runner import advance, create_run
+from voyage.models import Run
+from voyage.runs import control
+from world.models import Scenario
 
 SEED = 1912
 
@@ -22,16 +27,12 @@ SEED = 1912
 def scratch_like_settings():
     """A scratch database of the configured kind (SQLite, or a fresh one on the PostgreSQL server
     DATABASE_URL names), with Redis if REDIS_URL is set: a bench never touches your runs."""
-    from voyage.fleet import ScratchDB
-
     if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         return ScratchDB("sqlite", redis=settings.REDIS_URL or False)
     return ScratchDB("postgres", redis=settings.REDIS_URL or False, server_url=os.environ["DATABASE_URL"])
 
 
 def outer(runs: int, workers: int, ticks: int) -> dict:
-    from voyage.fleet import manage_json
-
     with scratch_like_settings() as db:
         figures = manage_json(db.env(), "bench", "worker", "--inner", "--runs", str(runs), "--workers",
                               str(workers), "--ticks", str(ticks))[-1]
@@ -71,15 +72,10 @@ def inner(runs: int, workers: int, ticks: int) -> dict:
 
 
 def _new_run(ticks: int, seed: int):
-    from voyage.engine.runner import create_run
-    from world.models import Scenario
-
     return create_run(Scenario.objects.get(slug="1912"), seed=seed, target_ticks=ticks)
 
 
 def _foreground(ticks: int) -> float:
-    from voyage.engine.runner import advance
-
     run = _new_run(ticks, SEED)
     began = time.perf_counter()
     advance(run, ticks)
@@ -90,10 +86,6 @@ def _on_workers(workers: int, runs: int, ticks: int, logs: Path) -> float:
     """Seconds from queueing `runs` runs to the last one finishing, on one warm cluster of
     `workers` worker processes. (One cluster, not several: a django-q2 cluster's pusher prefetches
     tasks, so separate one-worker clusters on one machine would hoard runs from each other.)"""
-    from voyage import control
-    from voyage.fleet import Worker, wait_for
-    from voyage.models import Run
-
     env = {**os.environ, "VOYAGE_WORKERS": str(workers)}
     fleet = [Worker(env, logs / f"w{workers}-r{runs}.log")]
     try:

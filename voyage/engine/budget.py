@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from voyage.calls.usage import simulation_totals
+
 
 class Budget:
     def __init__(self, run):
@@ -11,8 +13,6 @@ class Budget:
         self.max_cost = Decimal(run.budget_cost) if run.budget_cost is not None else None
         self.tokens, self.cost = 0, Decimal(0)
         if self.limited:
-            from voyage.usage import simulation_totals
-
             spent = simulation_totals(run)
             self.tokens, self.cost = spent["tokens"], Decimal(str(spent["cost"]))
 

@@ -12,22 +12,21 @@ from django.db import transaction
 from memories.digest import memory_sha256
 from memories.jobs import pending, queue_jobs, run_inline, unfinished
 from memories.models import DiaryEntry, Dream, Memory, MemorySummary
+from voyage.calls.factory import gateway_for
+from voyage.calls.usage import usage_summary
 from voyage.engine.budget import Budget
 from voyage.engine.tick import run_tick
 from voyage.engine.world import RunWorld
 from voyage.gateway.base import FormRefused, Gateway
-from voyage.gateway.factory import gateway_for
-from voyage.instruments.interventions import apply_due, copy_interventions, due_ticks
-from voyage.instruments.interventions import count as intervention_count
-from voyage.models import Event, Run
-from voyage.usage import usage_summary
+from voyage.instruments.interventions import apply_due, copy_interventions, count as intervention_count, due_ticks
+from voyage.models import Event, LLMCall, Run
 from world.models import AgentState, Scenario
 
 
 def create_run(scenario: Scenario, *, seed: int = 1912, schedule: str = Run.SEQUENTIAL, target_ticks: int = 480,
                malformed_rate: float = 0.0, name: str = "", personas=None, **params) -> Run:
     """A new run with every persona (or those of `personas`, the cast) asleep in its home cabin, to
-    wake at tick 0. Validated configuration goes through voyage.runconfig.configure_run. With no
+    wake at tick 0. Validated configuration goes through voyage.runs.config.configure_run. With no
     `context_layout` (or None), the run gets the one its model calls for (Run.layout_for)."""
     if not params.get("context_layout"):
         params["context_layout"] = Run.layout_for(params.get("profile"))
@@ -109,8 +108,6 @@ def transcript_sha256(run: Run) -> str:
 
 def run_summary(run: Run, wall_s: float) -> dict:
     from collections import Counter
-
-    from voyage.models import LLMCall
 
     agents = AgentState.objects.filter(run=run)
     rungs = Counter(agents.values_list("rung", flat=True))

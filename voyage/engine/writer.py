@@ -9,9 +9,9 @@ from memories.importance import importance_of
 from memories.job_inputs import fix_inputs, promise
 from memories.jobs import MemoryJob, queue_jobs, record
 from memories.models import Memory, TrustEntry, TrustHistory
+from voyage.calls.record import call_record
 from voyage.engine.world import HotLine, RunWorld
 from voyage.gateway.base import ModelAnswer, ModelRequest
-from voyage.gateway.record import call_record
 from voyage.models import Event, LLMCall, Run
 from world.models import AgentState
 from world.rules.ladder import PEOPLE_NAMES

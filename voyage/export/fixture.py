@@ -24,7 +24,11 @@ from typing import IO, Iterable, Iterator
 from django.core.serializers.jsonl import Serializer as JsonlSerializer
 
 from memories.attempts import settle_run
+from memories.models import DiaryEntry, Dream, Memory, MemorySummary, TrustEntry, TrustHistory
 from voyage.export.rows import RowNumbers
+from voyage.instruments.models import Intervention
+from voyage.models import Event, LLMCall, Run
+from world.models import AgentState, Exit, Persona, Prop, Room, Rung, SoulEntry
 
 CHUNK = 2000
 SUFFIX = ".jsonl.gz"
@@ -50,8 +54,6 @@ class FixtureSerializer(JsonlSerializer):
 
 
 def scenario_rows(scenario) -> Iterator:
-    from world.models import Exit, Persona, Prop, Room, Rung, SoulEntry
-
     yield scenario
     yield from Room.objects.filter(scenario=scenario).select_related("scenario").order_by("id")
     yield from Exit.objects.filter(scenario=scenario).select_related("scenario", "a", "b").order_by("id")
@@ -84,10 +86,6 @@ def with_agents(rows: Iterable, agents: dict, *fields: str) -> Iterator:
 
 
 def run_rows(run) -> Iterator:
-    from memories.models import DiaryEntry, Dream, Memory, MemorySummary, TrustEntry, TrustHistory
-    from voyage.models import Event, LLMCall
-    from world.models import AgentState
-
     agents = {a.id: a for a in AgentState.objects.filter(run=run).select_related(
         "run", "persona__scenario", "location__scenario", "destination__scenario").order_by("id")}
     numbers = RowNumbers(run.pk)
@@ -139,7 +137,6 @@ def run_rows(run) -> Iterator:
         if row.recalled:
             row.recalled = numbers.all_of(row.recalled)
         yield row
-    from voyage.instruments.models import Intervention
 
     for row in of_run(Intervention, "agent"):  # what a replay or a continuation applies again (not interviews)
         if row.room_id is not None:
@@ -153,8 +150,6 @@ def fixture_rows(run) -> Iterator:
 
 
 def write_fixture(run, out: IO[str]) -> None:
-    from voyage.models import Run
-
     if run.state in (Run.QUEUED, Run.RUNNING):
         # Its rows would change while they are read: the file could hold half a tick.
         raise ExportError(f"run {run.pk} is {run.state}: pause it first (manage.py voyage_control pause {run.pk}, "

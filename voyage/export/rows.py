@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from typing import Iterable
+from memories.models import Dream, Memory, MemorySummary
+from voyage.models import LLMCall, Run
 
 
 class UnknownRow(ValueError):
@@ -34,8 +36,6 @@ class RowNumbers:
     """Export side: the row number of every memory row that something in the run references."""
 
     def __init__(self, run_id: int):
-        from memories.models import Dream, Memory, MemorySummary
-
         lists = list_fields()
         wanted: dict[int, set[int]] = defaultdict(set)  # agent id -> referenced row ids
         for model in (MemorySummary, Dream):
@@ -76,8 +76,6 @@ _loaded_ids: dict[int, list[int]] = {}
 
 def ids_of(agent_id: int, numbers: list[int]) -> dict[int, int]:
     """Import side: row number -> the id the agent's row got in this database."""
-    from memories.models import Memory
-
     ordinals = [ordinal(v) for v in numbers]
     ids = _loaded_ids.get(agent_id, [])
     if max(ordinals) >= len(ids):
@@ -94,9 +92,6 @@ def ids_of(agent_id: int, numbers: list[int]) -> dict[int, int]:
 
 def list_fields() -> dict:
     """Models whose JSON list field holds ids of their agent's rows."""
-    from memories.models import Memory
-    from voyage.models import LLMCall
-
     return {Memory: "evidence", LLMCall: "recalled"}
 
 
@@ -124,9 +119,6 @@ def resolve_on_load(sender, instance, raw=False, **kwargs) -> None:
 
 def connect() -> None:
     from django.db.models.signals import pre_save
-
-    from memories.models import Dream, MemorySummary
-    from voyage.models import Run
 
     for model in (*list_fields(), MemorySummary, Dream, Run):
         pre_save.connect(resolve_on_load, sender=model, dispatch_uid=f"voyage-export-rows-{model.__name__}")

@@ -20,14 +20,15 @@ import json
 from pathlib import Path
 from typing import IO, Callable, Iterator
 
+from memories.models import Memory, TrustHistory
+from voyage.models import Event, LLMCall
+from voyage.records.timetravel import LoggedEvent, apply, committed_as, start_of_run
 from world.time import day_of, time_of_day
 
 CHUNK = 5000
 
 
 def events(run) -> Iterator[list]:
-    from voyage.models import Event
-
     rows = (Event.objects.filter(run=run).order_by("seq")
             .values_list("seq", "tick", "kind", "actor__persona__key", "room__key", "text", "data"))
     for seq, tick, kind, actor, room, text, data in rows.iterator(chunk_size=CHUNK):
@@ -35,8 +36,6 @@ def events(run) -> Iterator[list]:
 
 
 def memories(run) -> Iterator[list]:
-    from memories.models import Memory
-
     rows = (Memory.objects.filter(run=run).order_by("id")
             .values_list("id", "agent__persona__key", "tick", "kind", "importance", "depth", "text", "evidence"))
     for row in rows.iterator(chunk_size=CHUNK):
@@ -44,8 +43,6 @@ def memories(run) -> Iterator[list]:
 
 
 def trust_history(run) -> Iterator[list]:
-    from memories.models import TrustHistory
-
     rows = (TrustHistory.objects.filter(entry__run=run).order_by("tick", "id")
             .values_list("entry__agent__persona__key", "entry__other__persona__key", "tick", "score", "label",
                          "emotional_tone", "rationale"))
@@ -54,8 +51,6 @@ def trust_history(run) -> Iterator[list]:
 
 
 def rung_changes(run) -> Iterator[list]:
-    from voyage.models import Event
-
     names = dict(run.scenario.rungs.values_list("level", "name"))
     rows = (Event.objects.filter(run=run, kind="rung").order_by("seq")
             .values_list("tick", "actor__persona__key", "data"))
@@ -65,8 +60,6 @@ def rung_changes(run) -> Iterator[list]:
 
 
 def model_calls(run) -> Iterator[list]:
-    from voyage.models import LLMCall
-
     rows = (LLMCall.objects.filter(run=run).order_by("id")
             .values_list("id", "tick", "agent__persona__key", "purpose", "outcome", "answered", "prompt_tokens",
                          "completion_tokens", "reasoning_tokens", "cached_tokens", "latency_ms", "attempts", "cost"))
@@ -75,11 +68,8 @@ def model_calls(run) -> Iterator[list]:
 
 
 def agent_states(run) -> Iterator[list]:
-    """Folded from the event log by the time-travel rules (voyage/web/timetravel.py): everyone at
+    """Folded from the event log by the time-travel rules (voyage/records/timetravel.py): everyone at
     tick 0, then each agent whose room, sleep, life or rung changed, after each committed tick."""
-    from voyage.models import Event
-    from voyage.web.timetravel import LoggedEvent, apply, committed_as, start_of_run
-
     homes = dict(run.agents.values_list("persona__key", "persona__home_node__key"))
     ship = start_of_run(homes)
     for agent, at in sorted(ship.items()):

@@ -57,7 +57,7 @@ class Verdict:
 
 def probe_forms(config, forms=structured.FORMS) -> list[Verdict]:
     """One request per form on the endpoint `config` (a GatewayConfig) names; no retries."""
-    from voyage.gateway.openai_client import OpenAIGateway
+    from voyage.gateway.openai_client import OpenAIGateway  # lazy: the OpenAI SDK loads only for a probe
 
     schema = sample_schema(config.schema_dialect)
     verdicts = []

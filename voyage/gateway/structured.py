@@ -39,7 +39,7 @@ def response_format(form: str, schema: dict | None) -> dict | None:
 
 
 # What an error body says when it is about the structured-output form of the request, in each
-# provider's words (tests/test_provider_refusals.py holds one message of each):
+# provider's words (tests/gateway/test_provider_refusals.py holds one message of each):
 # - OpenAI: "Invalid schema for response_format 'voyage_action': ..." (strict rules, "Objects provided
 #   via 'anyOf' must not share identical first keys"), "'messages' must contain the word 'json' in some
 #   form, to use 'response_format' of type 'json_object'";

@@ -12,6 +12,8 @@ from voyage.gateway.prompts import decompress_raw
 from voyage.health.answers import GUIDE_START, ActionCall, allowed_in, example_in, reason_shape
 from voyage.health.shares import Verdict, grouped, summarise, verdicts
 from voyage.health.warnings import SCRIPTED, warnings_for
+from voyage.models import LLMCall, ModelProfile
+from world.models import Persona, Prop, Room
 from world.time import TICKS_PER_DAY
 
 # What run_voyage's JSON line carries of the run's figures.
@@ -21,8 +23,6 @@ LINE_KEYS = ("example_copy_share", "repeat_share", "distinct_dialogue_share", "a
 
 def action_calls(run_ids, since_id: int = 0) -> dict[int, list[ActionCall]]:
     """run id -> its action calls in the order they were made."""
-    from voyage.models import LLMCall
-
     rows = (LLMCall.objects.filter(run_id__in=list(run_ids), purpose="action", id__gt=since_id).order_by("id")
             .values_list("id", "run_id", "agent__persona__key", "tick", "answered", "outcome", "detail", "raw_answer",
                          "prompt_z"))
@@ -53,8 +53,6 @@ def last_message(blob) -> str:
 
 def name_shape(scenario_id: int):
     """reason_shape with the scenario's names of people, items and rooms."""
-    from world.models import Persona, Prop, Room
-
     names = [list(model.objects.filter(scenario_id=scenario_id).values_list(field, flat=True))
              for model, field in ((Persona, "display_name"), (Prop, "name"), (Room, "name"))]
     return partial(reason_shape, people=names[0], items=names[1], rooms=names[2])
@@ -64,8 +62,6 @@ def actions_scripted(run) -> bool:
     """Whether the run's actions came from the offline policy: each action call names the profile
     that answered it (a replayed call, the one it was recorded with); calls recorded before calls
     named one follow the run's profile (a replay's, its source's)."""
-    from voyage.models import LLMCall, ModelProfile
-
     names = set(LLMCall.objects.filter(run=run, purpose="action").order_by().values_list("profile", flat=True)
                 .distinct()) - {""}
     if names:
@@ -85,8 +81,6 @@ def health_of(run, recent: int | None = None) -> dict:
     (a page shows those: reading every prompt of a long run takes about half a second a day)."""
     since = 0
     if recent is not None:
-        from voyage.models import LLMCall
-
         ids = LLMCall.objects.filter(run=run, purpose="action").order_by("-id").values_list("id", flat=True)
         since = next(iter(ids[recent:recent + 1]), 0)
     return health_of_calls(run, action_calls([run.pk], since_id=since).get(run.pk, []), partial=since > 0)

@@ -15,10 +15,11 @@ from django.db import transaction
 
 from memories.as_of import living_at, mind_at
 from memories.identity import identity_text
+from voyage.calls.factory import gateway_for, routed_profiles
+from voyage.calls.record import call_record
 from voyage.gateway.base import INTERVIEW, ModelRequest
-from voyage.gateway.factory import gateway_for
 from voyage.gateway.offline_interview import InterviewHints
-from voyage.gateway.record import call_record
+from voyage.gateway.routes import profile_for
 from voyage.instruments.interview_prompt import interview_messages
 from voyage.instruments.models import Interview
 from voyage.instruments.text import clean_text
@@ -55,9 +56,6 @@ def interview_gateway(run: Run):
     """The run's model for instruments (its `instruments` profile route, or its main profile). A
     replay answers from recorded calls, and no call recorded an interview: a replay (or a fork still
     replaying) is asked through its model profile instead."""
-    from voyage.gateway.factory import routed_profiles
-    from voyage.gateway.routes import profile_for
-
     name = profile_for(run.profile_routes or {}, INTERVIEW, None)
     profile = routed_profiles({"instruments": name})[name] if name else run.profile
     return gateway_for(SimpleNamespace(replay_of_id=None, profile=profile, profile_routes={}, seed=run.seed,

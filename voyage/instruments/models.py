@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from voyage.instruments.questionnaire import QuestionnaireError, read_questionnaire
 
 
 class Interview(models.Model):
@@ -87,8 +88,6 @@ class Questionnaire(models.Model):
 
     def clean(self):
         from django.core.exceptions import ValidationError
-
-        from voyage.instruments.questionnaire import QuestionnaireError, read_questionnaire
 
         try:
             read_questionnaire(self.text)

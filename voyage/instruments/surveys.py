@@ -6,7 +6,7 @@ one call of purpose `survey` whose schema holds each item to its kind (survey_an
 the calls go out as one batch, which an endpoint's gateway runs concurrently as a tick's are. Each
 answer is then judged item by item: one outside its kind is stored as missing with the reason. It
 writes the calls, the Survey and its answers, and nothing else: no event, no memory row, no agent
-state, and no budget (voyage.usage leaves instrument calls out)."""
+state, and no budget (voyage.calls.usage leaves instrument calls out)."""
 from __future__ import annotations
 
 import copy
@@ -18,9 +18,9 @@ from django.db import transaction
 
 from memories.as_of import living_at, mind_at
 from memories.identity import identity_text
+from voyage.calls.record import call_record
 from voyage.gateway.base import SURVEY, ModelRequest
 from voyage.gateway.offline_survey import SurveyHints, SurveyItemHint
-from voyage.gateway.record import call_record
 from voyage.instruments.interviews import InterviewError, clean_tick, interview_gateway
 from voyage.instruments.models import Survey, SurveyAnswer
 from voyage.instruments.questionnaire import Questionnaire

@@ -6,10 +6,10 @@ import json
 
 from django.core.management.base import CommandError
 
-from voyage.fork import ForkError, fork
-from voyage.runconfig import PARAMETERS
 from voyage.management.model_options import budget_from_options, profile_from_options
 from voyage.models import Run
+from voyage.runs.config import PARAMETERS
+from voyage.runs.fork import ForkError, fork
 
 
 def add_fork_options(parser) -> None:

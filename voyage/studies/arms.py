@@ -15,7 +15,7 @@ import re
 
 INTERVENTION, NO_INTERVENTION = "intervention", "none"
 KINDS = ("room_event", "memory", "object_place", "object_move", "object_remove", "persona")
-# What each kind takes besides kind and tick (the run API's fields, voyage/instruments/api.py).
+# What each kind takes besides kind and tick (the run API's fields, voyage/api/instruments.py).
 FIELDS = {
     "room_event": {"room", "how", "text"},
     "memory": {"agent", "text"},

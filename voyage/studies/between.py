@@ -7,11 +7,12 @@ from __future__ import annotations
 import csv
 
 from voyage.studies import compare as cells
-from voyage.studies.grid import SEED
 from voyage.studies.arms import INTERVENTION, NO_INTERVENTION
+from voyage.studies.grid import SEED
 from voyage.studies.measures import REGISTRY, Measure
 from voyage.studies.results import study_rows
 from voyage.studies.stats import KEYS, Comparison, compare, seed_for
+from voyage.studies.survey_measures import scale_columns
 
 
 class CompareError(ValueError):
@@ -94,8 +95,6 @@ def study_comparisons(study, column: str, day=None, baseline: str | None = None)
 def is_scale(study, column: str) -> bool:
     """Whether arms are compared on `column` as a rating scale: a measure declared so, or the mean of
     a survey's scale item."""
-    from voyage.studies.survey_measures import scale_columns
-
     return bool(getattr(measure_of(column), "scale", False)) or column in scale_columns(study)
 
 

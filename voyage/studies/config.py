@@ -1,4 +1,4 @@
-"""Making a study: every cell's run goes through voyage.runconfig.configure_run (the one validating
+"""Making a study: every cell's run goes through voyage.runs.config.configure_run (the one validating
 entry point the admin and the API use too), all inside one transaction, so bad input anywhere in
 the grid leaves nothing half-written.
 
@@ -14,8 +14,9 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from voyage.gateway.routes import parse_routes
+from voyage.instruments.interventions import InterventionError, intervene
 from voyage.models import ModelProfile, Run
-from voyage.runconfig import PARAMETERS, configure_run
+from voyage.runs.config import PARAMETERS, configure_run
 from voyage.studies.arms import INTERVENTION, NO_INTERVENTION, ArmError, base_key, check_axis, fork_tick
 from voyage.studies.grid import PROFILE, SEED, GridError, cell_label, expand, with_seed
 from voyage.studies.models import Study, StudyRun
@@ -167,8 +168,6 @@ class Making:
 
 def schedule(run: Run, study: str, arm: str, spec: dict, label: str) -> None:
     """The arm's intervention, waiting in the run for its tick (the same for every seed)."""
-    from voyage.instruments.interventions import InterventionError, intervene
-
     try:
         intervene(run, **spec, made_by=f"study {study}"[:150])
     except InterventionError as exc:

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from voyage.engine.runner import advance
 from voyage.models import Run
-from voyage.progress import ProgressBar
+from voyage.runs.progress import ProgressBar
 from voyage.studies import forks
 from voyage.studies.models import Study, StudyRun
 from voyage.studies.scheduler import SETTLED, budget_reached, stop_for_budget

@@ -8,7 +8,7 @@ foreground (`study run`) take alike:
 1. `begin_replay`: the arm becomes a replay of its base up to the fork tick (`replay_of`, target the
    fork tick) and is advanced like any run, in the worker's durable chunks: the replay gateway hands
    it the base's recorded answers, so its ticks come out exactly as the base's did, byte for byte
-   (voyage.fork does the same for a fork made by hand);
+   (voyage.runs.fork does the same for a fork made by hand);
 2. `go_live`: at the fork tick (where the arm's intervention, scheduled there, has just been applied)
    it drops the replay and gets its full length back, to go on live on its own model.
 """
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from voyage.instruments.interventions import copy_interventions
 from memories.jobs import owed_before
+from voyage.instruments.interventions import copy_interventions
 from voyage.models import Run
 
 

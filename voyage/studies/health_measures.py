@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from voyage.health.load import action_calls, name_shape
 from voyage.health.shares import grouped, summarise, verdicts
+from voyage.models import Run
 from voyage.studies.measures import measure
 from voyage.studies.tables import RunInfo, Tables
 
@@ -12,8 +13,6 @@ def _health(t: Tables, run: RunInfo, day: int) -> dict:
     """That day's health figures of the run (cached on the tables: every measure below reads them)."""
     cache = t.__dict__.setdefault("_model_health", {})
     if not cache:
-        from voyage.models import Run
-
         scenarios = dict(Run.objects.filter(pk__in=t.run_ids).values_list("pk", "scenario_id"))
         for run_id, calls in action_calls(t.run_ids).items():
             shape = name_shape(scenarios[run_id])

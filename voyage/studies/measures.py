@@ -209,8 +209,6 @@ def wall_s(t: Tables, run: RunInfo, day: int) -> float | None:
                    "(share of the agents asked with no valid answer); empty until the run has finished and been "
                    "surveyed", per="run")
 def survey(t: Tables, run: RunInfo, day: int) -> dict:
-    from voyage.studies.survey_measures import survey_values  # the instruments' tables, read only here
-
     return survey_values(t, run.id)
 
 
@@ -247,3 +245,5 @@ def columns(rows: list[dict]) -> list[str]:
 
 
 from voyage.studies import health_measures  # noqa: E402,F401  registers the model-health measures
+
+from voyage.studies.survey_measures import survey_values

@@ -18,15 +18,18 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from voyage import control
 from voyage.models import LLMCall, Run
+from voyage.runs import control
+from voyage.runs.tasks import OLD_PATHS, RUN_CHUNK, ensure_minutely
 from voyage.studies import forks
 from voyage.studies.models import Study, StudyRun
+from voyage.studies.study_surveys import take_due
 
 log = logging.getLogger("voyage.studies")
 ACTIVE = (Run.QUEUED, Run.RUNNING)
 SETTLED = (Run.FINISHED, Run.FAILED)
 SCHEDULE = "studies: start the next runs of running studies"
+CHUNK_PATHS = (RUN_CHUNK, *(old for old, new in OLD_PATHS.items() if new == RUN_CHUNK))  # a chunk queued by either layout
 NOT_STARTED = "not started: {why}"
 
 
@@ -65,39 +68,61 @@ def start_next(study_id: int) -> list[int]:
             return []
         members = list(StudyRun.objects.filter(study=study).select_related("run").order_by("position"))
         bases = {m.run_id: m.run for m in members if m.is_base}
-        base_ids = set(bases)
-        live = [m for m in members if m.started_at is not None and forks.replayed(m.run)]
-        for member in live:  # replayed to the fork tick: on, live (in the slot it already holds; a run
-            if forks.go_live(member.run, study.target_ticks):  # already going finishes, budget or not)
-                _start(study, member, started)
+        live = _go_live(study, members, started)
         if study.state != Study.RUNNING:
             return started
         waiting = [m for m in members if m.started_at is None]
-        in_flight = [m for m in members if m.started_at is not None and (m.run.state in ACTIVE or m in live)]
         if not waiting:
-            # Finished once every run has settled; a run paused by hand keeps its study running.
-            if not live and all(m.run.state in SETTLED for m in members):
-                Study.objects.filter(pk=study.pk).update(state=Study.FINISHED)
+            _finish_if_settled(study, members, live)
             return started
         if why := budget_reached(study):
             stop_for_budget(study, why, waiting)
             return started
-        ready = []
-        for member in waiting:
-            if forks.is_arm(member.run, base_ids):
-                why = forks.not_ready(bases[member.run.forked_from_id], member.run.fork_tick)
-                if why:
-                    if member.run.pause_reason != why:
-                        Run.objects.filter(pk=member.run_id, state=Run.PAUSED).update(pause_reason=why)
-                    continue
-            ready.append(member)
-        for member in ready[:max(0, study.parallel - len(in_flight))]:
-            StudyRun.objects.filter(pk=member.pk).update(started_at=timezone.now())
-            Run.objects.filter(pk=member.run_id, state=Run.PAUSED).update(pause_reason="")  # no longer waiting
-            if forks.is_arm(member.run, base_ids) and member.run.state == Run.PAUSED:  # not one stopped by hand
-                forks.begin_replay(member.run, bases[member.run.forked_from_id])
-            _start(study, member, started)
+        in_flight = [m for m in members if m.started_at is not None and (m.run.state in ACTIVE or m in live)]
+        for member in _ready(waiting, bases)[:max(0, study.parallel - len(in_flight))]:
+            _begin(study, member, bases, started)
     return started
+
+
+def _go_live(study: Study, members: list[StudyRun], started: list[int]) -> list[StudyRun]:
+    """The arms replayed to their fork tick go on live, in the slot they already hold (a run already
+    going finishes, budget or not). Returns those arms."""
+    live = [m for m in members if m.started_at is not None and forks.replayed(m.run)]
+    for member in live:
+        if forks.go_live(member.run, study.target_ticks):
+            _start(study, member, started)
+    return live
+
+
+def _finish_if_settled(study: Study, members: list[StudyRun], live: list[StudyRun]) -> None:
+    """Nothing left to start: the study is finished once every run has settled (a run paused by hand
+    keeps its study running)."""
+    if not live and all(m.run.state in SETTLED for m in members):
+        Study.objects.filter(pk=study.pk).update(state=Study.FINISHED)
+
+
+def _ready(waiting: list[StudyRun], bases: dict[int, Run]) -> list[StudyRun]:
+    """The waiting runs that may start now, in order: an arm waits for its base run to reach the fork
+    tick, and its run says why it waits."""
+    ready = []
+    for member in waiting:
+        if forks.is_arm(member.run, set(bases)):
+            why = forks.not_ready(bases[member.run.forked_from_id], member.run.fork_tick)
+            if why:
+                if member.run.pause_reason != why:
+                    Run.objects.filter(pk=member.run_id, state=Run.PAUSED).update(pause_reason=why)
+                continue
+        ready.append(member)
+    return ready
+
+
+def _begin(study: Study, member: StudyRun, bases: dict[int, Run], started: list[int]) -> None:
+    """Take a slot for the run and start it; an arm first replays its base run to the fork tick."""
+    StudyRun.objects.filter(pk=member.pk).update(started_at=timezone.now())
+    Run.objects.filter(pk=member.run_id, state=Run.PAUSED).update(pause_reason="")  # no longer waiting
+    if forks.is_arm(member.run, set(bases)) and member.run.state == Run.PAUSED:  # not one stopped by hand
+        forks.begin_replay(member.run, bases[member.run.forked_from_id])
+    _start(study, member, started)
 
 
 def _start(study: Study, member: StudyRun, started: list[int]) -> None:
@@ -127,8 +152,6 @@ def pump() -> dict:
 
 def _survey(study_id: int) -> None:
     """The study's finished runs' surveys (outside the study's lock: they call the model)."""
-    from voyage.studies.study_surveys import take_due
-
     try:
         take_due(Study.objects.get(pk=study_id))
     except Exception:
@@ -136,8 +159,6 @@ def _survey(study_id: int) -> None:
 
 
 def ensure_schedule() -> None:
-    from voyage.tasks import ensure_minutely
-
     ensure_minutely(SCHEDULE, "voyage.studies.scheduler.pump")
 
 
@@ -145,7 +166,7 @@ def after_task(sender, func, task, **kwargs) -> None:
     """django-q2's post_execute_in_worker: a run chunk that did not chain on left its run settled or
     paused; if the run belongs to a study, start the study's next runs. Never raises: a failure here
     must not take the worker down (the per-minute schedule catches up)."""
-    if task.get("func") != "voyage.tasks.run_chunk" or not task.get("success"):
+    if task.get("func") not in CHUNK_PATHS or not task.get("success"):
         return
     result = task.get("result")
     if not isinstance(result, dict) or result.get("outcome") in ("chained", "skipped"):

@@ -15,7 +15,7 @@ from django.db import IntegrityError
 
 from memories.attempts import settle_run
 
-from voyage.instruments.models import Survey
+from voyage.instruments.models import Questionnaire, Survey
 from voyage.instruments.questionnaire import QuestionnaireError, from_dict, read_questionnaire
 from voyage.instruments.surveys import SurveyError, digest, take_survey
 from voyage.models import Run
@@ -39,8 +39,6 @@ def parse_survey(spec: str, saved: bool = False) -> dict:
         raise StudySurveyError(f"{flag} {spec!r}: write {what}, e.g. house@480")
     path = path.strip()
     if saved:
-        from voyage.instruments.models import Questionnaire
-
         found = Questionnaire.objects.filter(name=path).first()
         if found is None:
             known = ", ".join(Questionnaire.objects.values_list("name", flat=True)[:20]) or "none"

@@ -15,7 +15,8 @@ from django.shortcuts import get_object_or_404, render
 
 from memories.models import DiaryEntry, Dream, Memory, MemoryKind, MemorySummary, TrustEntry, TrustHistory
 from memories.recall import recall, terms_of
-from world.time import sim_clock
+from voyage.engine.steps import action_request
+from voyage.engine.world import RunWorld
 from voyage.instruments.interviews import interviews_of
 from voyage.models import Event, LLMCall, Run
 from voyage.web.access import staff_required
@@ -23,6 +24,7 @@ from voyage.web.health import agent_panel
 from voyage.web.params import int_param
 from voyage.web.ties import ties_of
 from world.models import AgentState
+from world.time import sim_clock
 
 CALLS_SHOWN = 12
 STREAM_PAGE = 50
@@ -32,7 +34,7 @@ CALL_FIELDS = ("id", "tick", "purpose", "outcome", "detail", "answered", "prompt
                "reasoning_tokens", "cached_tokens", "latency_ms", "attempts", "cost", "recalled")
 
 
-def _agent(run_id: int, agent_key: str) -> tuple[Run, AgentState]:
+def run_agent(run_id: int, agent_key: str) -> tuple[Run, AgentState]:
     run = get_object_or_404(Run.objects.select_related("scenario"), pk=run_id)
     agent = (AgentState.objects.select_related("persona", "location", "destination")
              .filter(run=run, persona__key=agent_key).first())
@@ -48,9 +50,6 @@ def _page(request, run, agent, tab: str, template: str, **context):
 def context_now(run: Run, agent_id: int):
     """The messages of the action call this agent would get at the run's current tick, and the ids of
     the rows recalled into them: built by the engine's own code on a freshly loaded world."""
-    from voyage.engine.steps import action_request
-    from voyage.engine.world import RunWorld
-
     world = RunWorld(run, minds=[agent_id])
     _, request = action_request(world, world.agents[agent_id], run.tick)
     return request.messages, request.recalled
@@ -58,7 +57,7 @@ def context_now(run: Run, agent_id: int):
 
 @staff_required
 def agent_inspector(request, run_id: int, agent_key: str):
-    run, agent = _agent(run_id, agent_key)
+    run, agent = run_agent(run_id, agent_key)
     messages, recalled = context_now(run, agent.id)
     calls = LLMCall.objects.filter(run=run, agent=agent).order_by("-id").values(*CALL_FIELDS)[:CALLS_SHOWN]
     return _page(request, run, agent, "now", "web/agents_inspector.html",
@@ -86,7 +85,7 @@ def _rows(agent, ids) -> list[dict]:
 
 @staff_required
 def agent_call(request, run_id: int, agent_key: str, call_id: int):
-    run, agent = _agent(run_id, agent_key)
+    run, agent = run_agent(run_id, agent_key)
     call = get_object_or_404(LLMCall, pk=call_id, run=run, agent=agent)
     return _page(request, run, agent, "now", "web/agents_call.html",
                  call=call, prompt=call.prompt, recalled=_rows(agent, call.recalled), clock_at=sim_clock(call.tick))
@@ -95,7 +94,7 @@ def agent_call(request, run_id: int, agent_key: str, call_id: int):
 @staff_required
 def agent_memory(request, run_id: int, agent_key: str):
     """The raw stream, newest first, a page at a time; or, with `q`, the rows `recall` finds."""
-    run, agent = _agent(run_id, agent_key)
+    run, agent = run_agent(run_id, agent_key)
     query = request.GET.get("q", "").strip()
     kind = request.GET.get("kind", "")
     if kind and kind not in MemoryKind.values:
@@ -119,7 +118,7 @@ def agent_memory(request, run_id: int, agent_key: str):
 @staff_required
 def agent_past(request, run_id: int, agent_key: str):
     """Summaries (level 0) and eras (level 1+), dreams and the diary."""
-    run, agent = _agent(run_id, agent_key)
+    run, agent = run_agent(run_id, agent_key)
     summaries = list(MemorySummary.objects.filter(agent=agent).order_by("level", "first_row")
                      .values("id", "level", "first_row", "last_row", "row_count", "tick", "text", "folded_into_id"))
     return _page(request, run, agent, "past", "web/agents_past.html",
@@ -132,7 +131,7 @@ def agent_past(request, run_id: int, agent_key: str):
 @staff_required
 def agent_trust(request, run_id: int, agent_key: str):
     """The trust ledger: each entry now, and every change to it over time."""
-    run, agent = _agent(run_id, agent_key)
+    run, agent = run_agent(run_id, agent_key)
     entries = (TrustEntry.objects.filter(agent=agent).select_related("other__persona")
                .prefetch_related(Prefetch("history", queryset=TrustHistory.objects.order_by("tick", "id")))
                .order_by("-score", "other__persona__display_name"))

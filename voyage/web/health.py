@@ -5,6 +5,7 @@ from __future__ import annotations
 from voyage.health.load import action_calls, health_of_calls
 from voyage.health.shares import summarise
 from voyage.health.warnings import MIN_ANSWERS
+from voyage.models import LLMCall
 
 SHOWN_CALLS = 2000  # a page reads the latest action calls only (about 0.2 s of prompts)
 FIGURES = (("example_copy_share", "answers that copy the turn's example answer"),
@@ -39,8 +40,6 @@ def cached_health(run) -> dict:
 
 def first_read(run) -> tuple[list, bool]:
     """The run's latest SHOWN_CALLS action calls, and whether there were more."""
-    from voyage.models import LLMCall
-
     ids = LLMCall.objects.filter(run=run, purpose="action").order_by("-id").values_list("id", flat=True)
     since = next(iter(ids[SHOWN_CALLS:SHOWN_CALLS + 1]), 0)
     return action_calls([run.pk], since_id=since).get(run.pk, []), since > 0

@@ -9,14 +9,15 @@ from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
 
 from memories.jobs import pending
+from voyage.calls.usage import OFFLINE
 from voyage.models import Event, LLMCall, Run
-from voyage.run_state import state_text
+from voyage.records.timetravel import STATE_KINDS, AgentAt, LoggedEvent, committed_as, ship_after
+from voyage.runs.state import state_text
 from voyage.web import costs, feed
-from voyage.web.health import run_panel
 from voyage.web.access import staff_required
+from voyage.web.health import run_panel
 from voyage.web.runs import buttons_for
 from voyage.web.shipmap import lay_out, marker_spots
-from voyage.web.timetravel import STATE_KINDS, AgentAt, LoggedEvent, committed_as, ship_after
 from world.models import AgentState, Exit, Room
 from world.time import sim_clock
 
@@ -85,8 +86,6 @@ def usage_of(run: Run) -> dict:
 
 def profile_usage(calls) -> dict:
     """The same figures by the model profile that answered each call (they add up to the total)."""
-    from voyage.usage import OFFLINE
-
     by: dict[str, costs.Usage] = {}
     for g in calls.values("profile").annotate(
             n=Count("id"), tokens=Sum(F("prompt_tokens") + F("completion_tokens")), cost=Sum("cost"),

@@ -2,21 +2,21 @@
 words of each utterance, its volume, who heard it in full and who only saw that talk happened.
 Paginated by event (keyset on the run-wide sequence) and downloadable as the same Markdown as
 `manage.py transcript --room`. The newest page is live: it listens to the run's websocket feed
-(voyage.consumers, which tails the event table and so never runs ahead of a commit) and, when an
+(voyage.web.consumers, which tails the event table and so never runs ahead of a commit) and, when an
 item names this room, fetches the room's full lines after its last one from `room_events`."""
 from __future__ import annotations
 
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 
-from world.time import sim_clock
 from voyage.models import Event, Run
-from voyage.transcript import markdown
+from voyage.records.transcript import markdown
 from voyage.web.access import staff_required
 from voyage.web.feed import marks
 from voyage.web.params import int_param
 from world.models import AgentState, Room
 from world.rules.acoustics import HEARD, OBSERVED, SHOUT_NEARBY, WHISPERED
+from world.time import sim_clock
 
 PAGE = 100  # events per page
 LIVE_BATCH = 200  # events per poll of the live feed, at most

@@ -1,4 +1,4 @@
-"""The runs list (`/`) and its start / pause / resume / stop buttons, which call voyage.control,
+"""The runs list (`/`) and its start / pause / resume / stop buttons, which call voyage.runs.control,
 the same functions as the admin and the commands."""
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from voyage import control
 from voyage.models import LLMCall, Run
+from voyage.runs import control
 from voyage.web.access import staff_required
 from world.time import sim_clock
 
@@ -18,7 +18,7 @@ VERBS = {"start": control.start, "pause": control.pause, "resume": control.resum
 
 
 def buttons_for(state: str, tick: int, target: int) -> list[str]:
-    """The controls that make sense for a run in this state (voyage.control has the last word)."""
+    """The controls that make sense for a run in this state (voyage.runs.control has the last word)."""
     more_to_do = tick < target
     if state in (Run.QUEUED, Run.RUNNING):
         return (["start"] if state == Run.QUEUED else []) + ["pause", "stop"]

@@ -2,6 +2,8 @@
 from django.urls import path
 
 from voyage.web import overview, runs
+from voyage.web.inspect_urls import urlpatterns as inspect_patterns  # room transcripts, inspector, pictures
+from voyage.web.instrument_urls import urlpatterns as instrument_patterns  # interviews, interventions, surveys
 
 app_name = "web"
 urlpatterns = [
@@ -10,12 +12,6 @@ urlpatterns = [
     path("runs/<int:run_id>/control/<str:verb>/", runs.run_control, name="run-control"),
     path("runs/<int:run_id>/", overview.overview, name="overview"),
     path("runs/<int:run_id>/ship.json", overview.ship_json, name="ship"),
+    *inspect_patterns,
+    *instrument_patterns,
 ]
-
-from voyage.web.inspect_urls import urlpatterns as inspect_patterns  # noqa: E402  room transcripts, inspector, pictures
-
-urlpatterns += inspect_patterns
-
-from voyage.instruments.urls import urlpatterns as instrument_patterns  # noqa: E402  interviews
-
-urlpatterns += instrument_patterns

@@ -21,7 +21,7 @@ control character, double quote or backslash. A pattern because llama.cpp's conv
 string as written in JSON, jsonschema and the parser to its value, and only such a class means the
 same in both. Durations are an enum (converters drop integer minimum/maximum). The parser
 (world.rules.actions) still judges every answer. (Checked against llama-cpp-python 0.3.36:
-tests/test_schema_grammar.py; against llguidance and outlines-core: tests/test_schema_engines.py.
+tests/world/test_schema_grammar.py; against llguidance and outlines-core: tests/world/test_schema_engines.py.
 OpenAI's strict mode refuses a root anyOf and `const`: world.rules.schema_dialects renders the same
 contract in its dialect.)
 """

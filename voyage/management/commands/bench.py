@@ -19,6 +19,11 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from voyage.bench import (
+    ahead, concurrency, crash, engine, export, memory, networks, realmodel, scale, study, survey, web, worker
+)
+from voyage.bench.fake_openai_server import parse_latency
+
 DEFAULT_TICKS = {"concurrency": 5, "worker": 200, "web": 60, "realmodel": 3, "scale": 60, "ahead": 40, "survey": 240}
 DEFAULT_DAYS = {"web": 3}
 DEFAULT_AGENTS = {"realmodel": 6, "networks": 2000}
@@ -28,8 +33,7 @@ class Command(BaseCommand):
     help = "Run a benchmark and print one JSON line of figures."
 
     def add_arguments(self, parser):
-        parser.add_argument("which", choices=["engine", "memory", "concurrency", "worker", "web", "export", "study",
-                                              "realmodel", "scale", "ahead", "survey", "networks", "crash"])
+        parser.add_argument("which", choices=list(BENCHES))
         parser.add_argument("--days", type=float, help="engine, memory, export, study: simulated days (1); web: of the run whose pages are timed (3)")
         parser.add_argument("--schedule", default="sequential", choices=["sequential", "simultaneous"])
         parser.add_argument("--ticks", type=int, help="concurrency: ticks timed per schedule (5); worker: per run (200)")
@@ -64,122 +68,140 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         which = options["which"]
-        ticks = options["ticks"] if options["ticks"] is not None else DEFAULT_TICKS.get(which)
         if options["days"] is None:
             options["days"] = DEFAULT_DAYS.get(which, 1)
         if options["agents"] is None:
             options["agents"] = DEFAULT_AGENTS.get(which)
         if which in ("engine", "memory", "web", "export") and options["days"] <= 0:
             raise CommandError("--days must be positive")
-        if which == "engine":
-            from voyage.bench import engine
-
-            figures = (engine.inner if options["inner"] else engine.outer)(options["days"], options["schedule"])
-        elif which == "memory":  # memory over days: prompt sizes, compaction, context timings
-            from voyage.bench import memory
-
-            figures = (memory.inner if options["inner"] else memory.outer)(options["days"], options["layout"])
-        elif which == "crash":  # memory after SIGKILLs of the worker clusters, against the batch runner
-            from voyage.bench import crash
-
-            figures = crash.outer(options["days"], options["kills"])
-        elif which == "export":  # a run's fixture: export_run, then loaddata into a fresh database
-            from voyage.bench import export
-
-            figures = export.outer(options["days"])
-        elif which == "concurrency":
-            from voyage.bench import concurrency
-
-            if options["latency"]:  # lognormal latencies: the wall time of a simulated hour
-                parse_lognormal(options["latency"])
-                ticks = 40 if options["ticks"] is None else ticks
-                if ticks < 1:
-                    raise CommandError("--ticks must be at least 1")
-                figures = (concurrency.lognormal_inner(options["latency"], ticks, options["base_url"])
-                           if options["inner"] else concurrency.lognormal_outer(options["latency"], ticks))
-            else:
-                if options["latency_ms"] <= 0 or ticks < 1:
-                    raise CommandError("--latency-ms must be positive and --ticks at least 1")
-                figures = (concurrency.inner(options["latency_ms"], ticks, options["base_url"])
-                           if options["inner"] else concurrency.outer(options["latency_ms"], ticks))
-        elif which == "realmodel":  # SmolLM2-135M on llama-cpp-python's server, with the schema and without
-            from voyage.bench import realmodel
-
-            if ticks < 1 or options["agents"] < 1:
-                raise CommandError("--ticks and --agents must be positive")
-            figures = (realmodel.inner if options["inner"] else realmodel.outer)(ticks, options["agents"],
-                                                                                 options["provider"])
-            if "skipped" in figures:
-                self.stderr.write(f"bench realmodel skipped: {figures['skipped']}")
-        elif which == "web":  # page server times, websocket lag and fan-out
-            from voyage.bench import web
-
-            if ticks < 1 or options["clients"] < 1:
-                raise CommandError("--ticks and --clients must be positive")
-            if not options["inner"]:
-                figures = web.outer(options["days"], ticks, options["clients"])
-            elif options["step"] == "pages":
-                figures = web.pages(options["run_id"])
-            else:
-                web.advance_fresh_run(ticks)
-                return
-        elif which == "scale":  # CPU per tick and per action, queries, RSS as the world grows
-            from voyage.bench import scale
-
-            if ticks < 1:
-                raise CommandError("--ticks must be positive")
-            if options["inner"]:
-                figures = scale.inner(options["scenario"] or "edelweiss", options["agents"], ticks)
-            else:
-                try:
-                    sizes = sorted({int(n) for n in options["sizes"].split(",")})
-                except ValueError:
-                    raise CommandError(f"--sizes must be numbers separated by commas, not {options['sizes']!r}") from None
-                if not sizes or sizes[0] < 1:
-                    raise CommandError("--sizes must be positive")
-                figures = scale.outer(options["scenario"] or "edelweiss", sizes, ticks, options["database"])
-        elif which == "ahead":  # the ceiling of an out-of-order schedule on a traced run (issue 22)
-            from voyage.bench import ahead
-
-            median_ms, sigma = parse_lognormal(options["latency"] or "lognormal:1000:0.6")
-            if ticks < 2:
-                raise CommandError("--ticks must be at least 2")
-            figures = (ahead.inner if options["inner"] else ahead.outer)(options["scenario"] or "1912", ticks, median_ms, sigma,
-                                                                         options["policy"])
-        elif which == "survey":  # 33 agents × 10 items on the offline policy (issue 32: under 2 s of CPU)
-            from voyage.bench import survey
-
-            if ticks < 1 or options["repeats"] < 1:
-                raise CommandError("--ticks and --repeats must be positive")
-            figures = (survey.inner if options["inner"] else survey.outer)(ticks, options["repeats"])
-        elif which == "networks":  # the network measures of one big world's day (issue 32)
-            from voyage.bench import networks
-
-            ticks = ticks or 480
-            if ticks < 1 or options["agents"] < 2:
-                raise CommandError("--ticks must be positive and --agents at least 2")
-            figures = (networks.inner if options["inner"] else networks.outer)(
-                options["scenario"] or "edelweiss", options["agents"], ticks)
-        elif which == "study":  # an offline study on worker processes, then all its measures
-            from voyage.bench import study
-
-            if min(options["runs"], options["workers"]) < 1 or options["days"] <= 0:
-                raise CommandError("--runs, --workers and --days must be positive")
-            figures = (study.inner if options["inner"] else study.outer)(options["runs"], options["workers"],
-                                                                         options["days"])
-        else:
-            from voyage.bench import worker
-
-            if min(options["runs"], options["workers"], ticks) < 1:
-                raise CommandError("--runs, --workers and --ticks must be positive")
-            figures = (worker.inner if options["inner"] else worker.outer)(options["runs"], options["workers"], ticks)
+        figures = BENCHES[which](options)
+        if figures is None:  # an inner step that reports nothing of its own (web's advance)
+            return
+        if which == "realmodel" and "skipped" in figures:  # no llama server here: say why on stderr too
+            self.stderr.write(f"bench {which} skipped: {figures['skipped']}")
         self.stdout.write(json.dumps(figures))
+
+
+# One function per benchmark: it checks the options it reads and returns the figures. `inner`: the
+# step run in a subprocess on a scratch database (the outer step starts it).
+
+def ticks_of(o, default: int | None) -> int | None:
+    """--ticks, or the benchmark's default when it was not given."""
+    return default if o["ticks"] is None else o["ticks"]
+
+
+def bench_engine(o):
+    return (engine.inner if o["inner"] else engine.outer)(o["days"], o["schedule"])
+
+
+def bench_memory(o):  # memory over days: prompt sizes, compaction, context timings
+    return (memory.inner if o["inner"] else memory.outer)(o["days"], o["layout"])
+
+
+def bench_crash(o):  # memory after SIGKILLs of the worker clusters, against the batch runner
+    return crash.outer(o["days"], o["kills"])
+
+
+def bench_export(o):  # a run's fixture: export_run, then loaddata into a fresh database
+    return export.outer(o["days"])
+
+
+def bench_concurrency(o):
+    if o["latency"]:  # lognormal latencies: the wall time of a simulated hour
+        parse_lognormal(o["latency"])
+        ticks = ticks_of(o, 40)
+        if ticks < 1:
+            raise CommandError("--ticks must be at least 1")
+        if o["inner"]:
+            return concurrency.lognormal_inner(o["latency"], ticks, o["base_url"])
+        return concurrency.lognormal_outer(o["latency"], ticks)
+    ticks = ticks_of(o, DEFAULT_TICKS["concurrency"])
+    if o["latency_ms"] <= 0 or ticks < 1:
+        raise CommandError("--latency-ms must be positive and --ticks at least 1")
+    if o["inner"]:
+        return concurrency.inner(o["latency_ms"], ticks, o["base_url"])
+    return concurrency.outer(o["latency_ms"], ticks)
+
+
+def bench_realmodel(o):  # SmolLM2-135M on llama-cpp-python's server, with the schema and without
+    ticks = ticks_of(o, DEFAULT_TICKS["realmodel"])
+    if ticks < 1 or o["agents"] < 1:
+        raise CommandError("--ticks and --agents must be positive")
+    return (realmodel.inner if o["inner"] else realmodel.outer)(ticks, o["agents"], o["provider"])
+
+
+def bench_web(o):  # page server times, websocket lag and fan-out
+    ticks = ticks_of(o, DEFAULT_TICKS["web"])
+    if ticks < 1 or o["clients"] < 1:
+        raise CommandError("--ticks and --clients must be positive")
+    if not o["inner"]:
+        return web.outer(o["days"], ticks, o["clients"])
+    if o["step"] == "pages":
+        return web.pages(o["run_id"])
+    web.advance_fresh_run(ticks)
+    return None
+
+
+def bench_scale(o):  # CPU per tick and per action, queries, RSS as the world grows
+    ticks = ticks_of(o, DEFAULT_TICKS["scale"])
+    if ticks < 1:
+        raise CommandError("--ticks must be positive")
+    scenario = o["scenario"] or "edelweiss"
+    if o["inner"]:
+        return scale.inner(scenario, o["agents"], ticks)
+    try:
+        sizes = sorted({int(n) for n in o["sizes"].split(",")})
+    except ValueError:
+        raise CommandError(f"--sizes must be numbers separated by commas, not {o['sizes']!r}") from None
+    if not sizes or sizes[0] < 1:
+        raise CommandError("--sizes must be positive")
+    return scale.outer(scenario, sizes, ticks, o["database"])
+
+
+def bench_ahead(o):  # the ceiling of an out-of-order schedule on a traced run (issue 22)
+    ticks = ticks_of(o, DEFAULT_TICKS["ahead"])
+    median_ms, sigma = parse_lognormal(o["latency"] or "lognormal:1000:0.6")
+    if ticks < 2:
+        raise CommandError("--ticks must be at least 2")
+    return (ahead.inner if o["inner"] else ahead.outer)(o["scenario"] or "1912", ticks, median_ms, sigma,
+                                                        o["policy"])
+
+
+def bench_survey(o):  # 33 agents × 10 items on the offline policy (issue 32: under 2 s of CPU)
+    ticks = ticks_of(o, DEFAULT_TICKS["survey"])
+    if ticks < 1 or o["repeats"] < 1:
+        raise CommandError("--ticks and --repeats must be positive")
+    return (survey.inner if o["inner"] else survey.outer)(ticks, o["repeats"])
+
+
+def bench_networks(o):  # the network measures of one big world's day (issue 32)
+    ticks = ticks_of(o, 480)
+    if ticks < 1 or o["agents"] < 2:
+        raise CommandError("--ticks must be positive and --agents at least 2")
+    return (networks.inner if o["inner"] else networks.outer)(o["scenario"] or "edelweiss", o["agents"], ticks)
+
+
+def bench_study(o):  # an offline study on worker processes, then all its measures
+    if min(o["runs"], o["workers"]) < 1 or o["days"] <= 0:
+        raise CommandError("--runs, --workers and --days must be positive")
+    return (study.inner if o["inner"] else study.outer)(o["runs"], o["workers"], o["days"])
+
+
+def bench_worker(o):
+    ticks = ticks_of(o, DEFAULT_TICKS["worker"])
+    if min(o["runs"], o["workers"], ticks) < 1:
+        raise CommandError("--runs, --workers and --ticks must be positive")
+    return (worker.inner if o["inner"] else worker.outer)(o["runs"], o["workers"], ticks)
+
+
+BENCHES = {"engine": bench_engine, "memory": bench_memory, "concurrency": bench_concurrency, "worker": bench_worker,
+           "web": bench_web, "export": bench_export, "study": bench_study, "realmodel": bench_realmodel,
+           "scale": bench_scale, "ahead": bench_ahead, "survey": bench_survey, "networks": bench_networks,
+           "crash": bench_crash}
 
 
 def parse_lognormal(text: str) -> tuple[float, float]:
     """"lognormal:MEDIAN_MS:SIGMA" -> (median in ms, sigma), or a CommandError naming what is wrong."""
-    from tests.fake_openai_server import parse_latency
-
     try:
         return parse_latency(text)
     except ValueError as exc:

@@ -14,6 +14,8 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from voyage.gateway import providers
+from voyage.gateway.openai_client import GatewayConfig
+from voyage.gateway.probe import probe_forms
 from voyage.models import ENV_NAME, ModelProfile
 
 
@@ -30,9 +32,6 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="one JSON line")
 
     def handle(self, *args, **options):
-        from voyage.gateway.openai_client import GatewayConfig
-        from voyage.gateway.probe import probe_forms
-
         profile = self.profile(options)
         verdicts = probe_forms(GatewayConfig.from_profile(profile))
         if options["json"]:

@@ -6,15 +6,15 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from voyage.export.fixture import ExportError, export_run
-from voyage.management.run_arg import run_from_arg
+from voyage.management.run_arg import HELP as RUN_HELP, add_output_argument, run_from_arg
 
 
 class Command(BaseCommand):
     help = "Write a run (with its scenario, cast, memories, events and model calls) as a loaddata fixture."
 
     def add_arguments(self, parser):
-        parser.add_argument("run", help="the run's id or uuid")
-        parser.add_argument("-o", "--output", required=True, help="the fixture file, ending .jsonl.gz")
+        parser.add_argument("run", help=RUN_HELP)
+        add_output_argument(parser, "the fixture file, ending .jsonl.gz", required=True)
 
     def handle(self, *args, **options):
         run = run_from_arg(options["run"])

@@ -7,15 +7,15 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from voyage.export.tables import write_tables
-from voyage.management.run_arg import run_from_arg
+from voyage.management.run_arg import HELP as RUN_HELP, add_output_argument, run_from_arg
 
 
 class Command(BaseCommand):
     help = "Write a run's events, memories, trust history, rung changes, model calls and agent states as CSV."
 
     def add_arguments(self, parser):
-        parser.add_argument("run", help="the run's id or uuid")
-        parser.add_argument("-o", "--output", required=True, help="the directory for the CSV files")
+        parser.add_argument("run", help=RUN_HELP)
+        add_output_argument(parser, "the directory for the CSV files", required=True)
 
     def handle(self, *args, **options):
         run = run_from_arg(options["run"])

@@ -9,18 +9,18 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from voyage.calls.factory import gateway_for
+from voyage.calls.replay import ReplayMissing
+from voyage.calls.usage import usage_by_profile
 from voyage.engine.runner import Stopwatch, advance, create_run, run_summary
-from voyage.gateway.factory import gateway_for
 from voyage.gateway.in_flight import InFlightMeter
-from voyage.management.fork_options import add_fork_options, fork_from_options
 from voyage.gateway.openai_client import GatewayConfigError
-from voyage.gateway.replay import ReplayMissing
 from voyage.health.load import health_line, health_of
-from voyage.usage import usage_by_profile
+from voyage.management.fork_options import add_fork_options, fork_from_options
 from voyage.management.model_options import (add_model_options, budget_from_options, profile_from_options,
                                              replay_fields, replay_source, routes_from_options)
 from voyage.models import Run
-from voyage.progress import ProgressBar
+from voyage.runs.progress import ProgressBar
 from world.models import Scenario
 from world.time import TICKS_PER_DAY
 

@@ -8,8 +8,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from voyage import control
 from voyage.management.commands.run_voyage import add_run_options, run_from_options
+from voyage.runs import control
 
 
 class Command(BaseCommand):

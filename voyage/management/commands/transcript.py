@@ -1,24 +1,21 @@
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
-from voyage.models import Run
-from voyage.transcript import markdown
+from voyage.management.run_arg import add_output_argument, add_run_argument, run_from_arg
+from voyage.records.transcript import markdown
 
 
 class Command(BaseCommand):
     help = "Write a run's transcript (its event log) as Markdown."
 
     def add_arguments(self, parser):
-        parser.add_argument("--run", default="latest", help="run id, or 'latest'")
+        add_run_argument(parser, default="latest")
         parser.add_argument("--room", help="only this room (its key)")
-        parser.add_argument("--output", help="file to write (default: stdout)")
+        add_output_argument(parser, "file to write (default: stdout)")
 
     def handle(self, *args, **options):
-        runs = Run.objects.order_by("-pk")
-        run = runs.first() if options["run"] == "latest" else runs.filter(pk=options["run"]).first()
-        if run is None:
-            raise CommandError(f"no run {options['run']!r}")
+        run = run_from_arg(options["run"])
         text = markdown(run, options.get("room"))
         if options.get("output"):
             Path(options["output"]).parent.mkdir(parents=True, exist_ok=True)

@@ -3,22 +3,18 @@
 Prints one JSON line."""
 import json
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
-from voyage.models import Run
-from voyage.usage import usage_totals
+from voyage.calls.usage import usage_totals
+from voyage.management.run_arg import add_run_argument, run_from_arg
 
 
 class Command(BaseCommand):
     help = "Print a run's model-call totals (tokens, cost, retries, failures) per run, agent and purpose."
 
     def add_arguments(self, parser):
-        parser.add_argument("--run", required=True, help="a run id, or 'latest'")
+        add_run_argument(parser, required=True)
 
     def handle(self, *args, **options):
-        runs = Run.objects.order_by("-id")
-        run = runs.first() if options["run"] == "latest" else runs.filter(pk=options["run"]).first() \
-            if options["run"].isdigit() else None
-        if run is None:
-            raise CommandError(f"there is no run {options['run']!r}")
+        run = run_from_arg(options["run"])
         self.stdout.write(json.dumps(usage_totals(run)))

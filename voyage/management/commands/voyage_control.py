@@ -1,13 +1,13 @@
 """Start, pause, resume or stop a run: `python manage.py voyage_control pause 3`.
 
-The same functions (voyage.control) serve the admin's actions and the API."""
+The same functions (voyage.runs.control) serve the admin's actions and the API."""
 from __future__ import annotations
 
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from voyage import control
+from voyage.runs import control
 
 
 class Command(BaseCommand):

@@ -18,7 +18,7 @@ from memories.jobs import pending
 from voyage.engine.runner import transcript_sha256
 from voyage.instruments.interventions import count as intervention_count
 from voyage.models import LLMCall, Run
-from voyage.run_state import state_text
+from voyage.runs.state import state_text
 
 
 class Command(BaseCommand):
