@@ -12,7 +12,7 @@ from __future__ import annotations
 from memories.identity import identity_text
 from world.rules.perception import Situation, render_situation
 from world.rules.ladder import ITEM_NAMES, PEOPLE_NAMES, SETTING, rung_spec
-from world.rules.prompt_text import rules_text, turn_guide
+from world.rules.prompt_text import names_line, rules_text, turn_guide
 from world.time import TICKS_PER_DAY, WIND_DOWN, part_of_day, sim_clock, time_of_day
 
 ANSWER_NOW = "Your turn. Answer with the one JSON object only."
@@ -145,13 +145,13 @@ def action_messages(world, agent, situation: Situation, tick: int, cues: frozens
         log, dream = None, world.memory.dream.get(agent.id)
     past = past_text(world, agent, dream)
     allowed = rung_spec(world.rungs, agent.rung).allowed_actions
-    system = rules_text(allowed) + "\n" + identity_text(agent, world)
+    system = rules_text(allowed) + (names_line(allowed) + "\n" if cached else "") + "\n" + identity_text(agent, world)
     if past:
         system += "\n\n" + past
     now = [recalled_text(world, agent, situation, tick, log), time_text(world, agent, tick), render_situation(situation)]
     now += [cue_text(world, c) for c in sorted(cues)]
-    close = [turn_guide(situation, allowed, key=f"{agent.persona.key}:{tick}", example=world.run.example_answer),
-             ANSWER_NOW]
+    close = [turn_guide(situation, allowed, key=f"{agent.persona.key}:{tick}", example=world.run.example_answer,
+                        names=not cached), ANSWER_NOW]
     if cached:
         user = [log_text(log, log_dreams)] + now + close
     else:

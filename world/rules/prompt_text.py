@@ -114,12 +114,23 @@ def neutral_example(allowed_actions: tuple[str, ...]) -> dict:
             "duration_minutes": minutes, "internal_monologue": thought}
 
 
+def names_line(allowed_actions: tuple[str, ...]) -> str:
+    """What each action the rung allows names: the half of the turn guide that changes only with the
+    rung, which the cached layout states once, in its system message, instead of every turn."""
+    return "What each action names: " + "; ".join(f"{a} ({WHAT_EACH_NAMES[a]})" for a in allowed_actions) + "."
+
+
 def turn_guide(situation: Situation, allowed_actions: tuple[str, ...], rooms: tuple[str, ...] = (),
-               key: str = "", example: str = ROTATING) -> str:
+               key: str = "", example: str = ROTATING, names: bool = True) -> str:
     """The lines before "Your turn": the actions allowed now, and the example answer (`key`: what
-    picks the rotating one, e.g. "<agent key>:<tick>"; `example`: which one, EXAMPLE_MODES)."""
-    actions = "; ".join(f"{a} ({WHAT_EACH_NAMES[a]})" for a in allowed_now(situation, allowed_actions, rooms))
-    line = f"Actions you may take now, and what each names: {actions}."
+    picks the rotating one, e.g. "<agent key>:<tick>"; `example`: which one, EXAMPLE_MODES). With
+    `names` false the first line lists the actions alone: the prompt says what each names elsewhere
+    (names_line)."""
+    now = allowed_now(situation, allowed_actions, rooms)
+    if names:
+        line = "Actions you may take now, and what each names: " + "; ".join(f"{a} ({WHAT_EACH_NAMES[a]})" for a in now) + "."
+    else:
+        line = "Actions you may take now: " + "; ".join(now) + "."
     if example == NO_EXAMPLE:
         return line
     shown = neutral_example(allowed_actions) if example == NEUTRAL else example_answer(situation, allowed_actions, key)
