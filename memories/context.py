@@ -109,7 +109,8 @@ def recalled_text(world, agent, situation: Situation, tick: int, shown=None) -> 
     if hits:
         lines = [f"[{sim_clock(h.tick)}] {h.text[:RECALLED_CHARS]}" for h in hits]
         text = RECALL_HEADER + "\n" + "\n".join(lines)
-    world.memory.recalled[agent.id] = (terms, grown, text, tuple(h.id for h in hits))
+    kept = cached[4] if cached and cached[2] == text else None  # the same rows again: they keep their place
+    world.memory.recalled[agent.id] = (terms, grown, text, tuple(h.id for h in hits), kept)
     return text
 
 
@@ -148,14 +149,14 @@ def action_messages(world, agent, situation: Situation, tick: int, cues: frozens
     system = rules_text(allowed) + (names_line(allowed) + "\n" if cached else "") + "\n" + identity_text(agent, world)
     if past:
         system += "\n\n" + past
-    now = [recalled_text(world, agent, situation, tick, log), time_text(world, agent, tick), render_situation(situation)]
-    now += [cue_text(world, c) for c in sorted(cues)]
+    recalled = recalled_text(world, agent, situation, tick, log)
+    now = [time_text(world, agent, tick), render_situation(situation)] + [cue_text(world, c) for c in sorted(cues)]
     close = [turn_guide(situation, allowed, key=f"{agent.persona.key}:{tick}", example=world.run.example_answer,
                         names=not cached), ANSWER_NOW]
     if cached:
-        user = [log_text(log, log_dreams)] + now + close
+        user = [log_text(log, log_dreams, recalled, recall_place(world, agent, log))] + now + close
     else:
-        user = now + [hot_window_text(world, agent)] + close
+        user = [recalled] + now + [hot_window_text(world, agent)] + close
     return [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(p for p in user if p)}]
 
 
@@ -212,13 +213,34 @@ def placed_dream(dream, log) -> tuple:
     return dream, []
 
 
-def log_text(rows, dreams=()) -> str:
+def recall_place(world, agent, log) -> int:
+    """Where the cached layout's log shows the recalled rows (as an index into `log`): after the row
+    that was the newest when these rows were first recalled, so while the same rows come back the log
+    grows after them and the prompt up to there is kept; when they are new, or that row has left the
+    log, after the newest row (and they keep that place from then on)."""
+    cached = world.memory.recalled.get(agent.id)
+    if not cached or not log:
+        return len(log)
+    for i in range(len(log) - 1, -1, -1):
+        if log[i] is cached[4]:
+            return i + 1
+    world.memory.recalled[agent.id] = cached[:4] + (log[-1],)
+    return len(log)
+
+
+def log_text(rows, dreams=(), recalled: str = "", at: int | None = None) -> str:
+    """The log, oldest first, with the dreams after the rows of the tick their sleep began and the
+    recalled rows (`recalled`, a block of lines) after the first `at` rows."""
     lines, pending = [], list(dreams)
-    for h in rows:
+    for i, h in enumerate(rows):
         while pending and pending[0].tick < h.tick:
             lines.append(dream_line(pending.pop(0)))
+        if recalled and i == at:
+            lines.append(recalled)
         lines.append(f"[{time_of_day(h.tick)}] {h.text}")
     lines += [dream_line(d) for d in pending]
+    if recalled and at is not None and at >= len(rows):
+        lines.append(recalled)
     return LOG_HEADER + "\n" + ("\n".join(lines) if lines else "(none)")
 
 
