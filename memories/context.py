@@ -16,6 +16,7 @@ from world.rules.prompt_text import names_line, rules_text, turn_guide
 from world.time import TICKS_PER_DAY, WIND_DOWN, part_of_day, sim_clock, time_of_day
 
 ANSWER_NOW = "Your turn. Answer with the one JSON object only."
+ANSWER_CACHED = "Your turn: one JSON object only."  # the same ask: the cached layout loses every character after the log
 
 
 def time_text(world, agent, tick: int) -> str:
@@ -146,13 +147,14 @@ def action_messages(world, agent, situation: Situation, tick: int, cues: frozens
         log, dream = None, world.memory.dream.get(agent.id)
     past = past_text(world, agent, dream)
     allowed = rung_spec(world.rungs, agent.rung).allowed_actions
-    system = rules_text(allowed) + (names_line(allowed) + "\n" if cached else "") + "\n" + identity_text(agent, world)
+    names = names_line(allowed) if cached else ""
+    system = rules_text(allowed) + (names + "\n" if names else "") + "\n" + identity_text(agent, world)
     if past:
         system += "\n\n" + past
     recalled = recalled_text(world, agent, situation, tick, log)
     now = [time_text(world, agent, tick), render_situation(situation)] + [cue_text(world, c) for c in sorted(cues)]
     close = [turn_guide(situation, allowed, key=f"{agent.persona.key}:{tick}", example=world.run.example_answer,
-                        names=not cached), ANSWER_NOW]
+                        compact=cached), ANSWER_CACHED if cached else ANSWER_NOW]
     if cached:
         user = [log_text(log, log_dreams, recalled, recall_place(world, agent, log))] + now + close
     else:
