@@ -4,7 +4,7 @@ all but their tail. (The privacy tests run on both layouts: test_memory_voyage.p
 test_rung_zero_stays_unnamed.py are parametrized.)"""
 import pytest
 
-from memories.context import (ANSWER_NOW, DREAM_HEADER, HOT_HEADER, LOG_HEADER, RECALL_HEADER,
+from memories.context import (ANSWER_CACHED, ANSWER_NOW, DREAM_HEADER, HOT_HEADER, LOG_HEADER, RECALL_HEADER,
                               action_messages, cues_for, dream_line, log_capacity, log_start, log_step, log_text,
                               placed_dream)
 from memories.working import DreamLine
@@ -148,6 +148,7 @@ def test_consecutive_prompts_share_all_but_their_tail(cached_run):
 
 
 GUIDE = "Actions you may take now"  # world.rules.prompt_text.turn_guide
+SLEEP = "Sleep names nobody: its target_character is null."  # world.rules.prompt_text.RULES_PREAMBLE
 
 
 @pytest.mark.django_db
@@ -188,9 +189,10 @@ def test_both_layouts_carry_the_same_content(cached_run):
         assert turn == unrecalled(now)
         guide, cached_guide = GUIDE + guide, GUIDE + cached_guide
         assert allowed_in(cached_guide) == allowed_in(guide) and example_in(cached_guide) == example_in(guide)
-        assert cached_guide.endswith("\n\n" + ANSWER_NOW) and guide.endswith("\n\n" + ANSWER_NOW)
-        for action in allowed_in(guide):
-            assert f"{action} ({WHAT_EACH_NAMES[action]})" in guide and f"{action} ({WHAT_EACH_NAMES[action]})" in names
+        assert cached_guide.endswith("\n\n" + ANSWER_CACHED) and guide.endswith("\n\n" + ANSWER_NOW)
+        for action in allowed_in(guide):  # (sleep's: the rules' own words, in both)
+            assert f"{action} ({WHAT_EACH_NAMES[action]})" in guide
+            assert f"{action} ({WHAT_EACH_NAMES[action]})" in names or action == "sleep" and SLEEP in b[0]["content"]
         log_rows = log.split("\n")[1:]
         hot_rows = hot.split("\n")
         newest = min(len(log_rows), HOT)
