@@ -2,7 +2,7 @@
 provider prefix caching can hit): rules and rung, soul entries, summaries oldest first, latest
 dream, recalled rows, the current situation, the hot window newest first, then the actions allowed
 now with one example answer (world.rules.prompt_text.turn_guide). (The cached layout, at
-the end of this module, orders the same content for longer shared prefixes.)
+the end of this module, places the same content for longer shared prefixes.)
 
 Everything here is the agent's own: its identity as far as its rung reveals it, its own memory
 rows. Nothing another agent thought or was not heard saying can enter.
@@ -16,7 +16,8 @@ from world.rules.prompt_text import names_line, rules_text, turn_guide
 from world.time import TICKS_PER_DAY, WIND_DOWN, part_of_day, sim_clock, time_of_day
 
 ANSWER_NOW = "Your turn. Answer with the one JSON object only."
-ANSWER_CACHED = "Your turn: one JSON object only."  # the same ask: the cached layout loses every character after the log
+# The same ask in fewer words (the rules say the rest): the cached layout's tail is new every turn.
+ANSWER_CACHED = "Your turn: one JSON object only."
 
 
 def time_text(world, agent, tick: int) -> str:
@@ -136,9 +137,10 @@ def _distinct(hits):
 def action_messages(world, agent, situation: Situation, tick: int, cues: frozenset[str]) -> list[dict]:
     """Stable prefix first: rules and rung, soul entries, summaries, latest dream. Then, in the seed
     layout: recalled rows, the current situation, and the hot window newest first; in the cached
-    layout: the recent rows as a log, oldest first (with the latest dream where it was dreamt), then what
-    changes every turn (recalled rows, the time, the situation, cues), so consecutive prompts share
-    all but their tail."""
+    layout: what each action names after the rules, the recent rows as a log, oldest first (with the
+    latest dream where it was dreamt and the recalled rows where they were first recalled), then what
+    changes every turn (the time, the situation, cues, the compact guide), so consecutive prompts
+    share all but their tail."""
     cached = world.run.context_layout == CACHED_LAYOUT
     if cached:
         log = log_rows(world, agent)

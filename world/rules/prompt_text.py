@@ -132,7 +132,8 @@ def turn_guide(situation: Situation, allowed_actions: tuple[str, ...], rooms: tu
     if compact:
         line = "Actions you may take now: " + "; ".join(now) + "."
     else:
-        line = "Actions you may take now, and what each names: " + "; ".join(f"{a} ({WHAT_EACH_NAMES[a]})" for a in now) + "."
+        line = "Actions you may take now, and what each names: " + "; ".join(
+            f"{a} ({WHAT_EACH_NAMES[a]})" for a in now) + "."
     if example == NO_EXAMPLE:
         return line
     shown = neutral_example(allowed_actions) if example == NEUTRAL else example_answer(situation, allowed_actions, key)
