@@ -2,7 +2,7 @@
 provider prefix caching can hit): rules and rung, soul entries, summaries oldest first, latest
 dream, recalled rows, the current situation, the hot window newest first, then the actions allowed
 now with one example answer (world.rules.prompt_text.turn_guide). (The cached layout, at
-the end of this module, orders the same content for longer shared prefixes.)
+the end of this module, places the same content for longer shared prefixes.)
 
 Everything here is the agent's own: its identity as far as its rung reveals it, its own memory
 rows. Nothing another agent thought or was not heard saying can enter.
@@ -13,10 +13,12 @@ from memories.identity import identity_text
 from memories.recall import recall
 from world.rules.ladder import ITEM_NAMES, PEOPLE_NAMES, SETTING, rung_spec
 from world.rules.perception import Situation, render_situation
-from world.rules.prompt_text import rules_text, turn_guide
+from world.rules.prompt_text import names_line, rules_text, turn_guide
 from world.time import TICKS_PER_DAY, WIND_DOWN, part_of_day, sim_clock, time_of_day
 
 ANSWER_NOW = "Your turn. Answer with the one JSON object only."
+# The same ask in fewer words (the rules say the rest): the cached layout's tail is new every turn.
+ANSWER_CACHED = "Your turn: one JSON object only."
 
 
 def time_text(world, agent, tick: int) -> str:
@@ -108,7 +110,8 @@ def recalled_text(world, agent, situation: Situation, tick: int, shown=None) -> 
     if hits:
         lines = [f"[{sim_clock(h.tick)}] {h.text[:RECALLED_CHARS]}" for h in hits]
         text = RECALL_HEADER + "\n" + "\n".join(lines)
-    world.memory.recalled[agent.id] = (terms, grown, text, tuple(h.id for h in hits))
+    kept = cached[4] if cached and cached[2] == text else None  # the same rows again: they keep their place
+    world.memory.recalled[agent.id] = (terms, grown, text, tuple(h.id for h in hits), kept)
     return text
 
 
@@ -133,9 +136,10 @@ def _distinct(hits):
 def action_messages(world, agent, situation: Situation, tick: int, cues: frozenset[str]) -> list[dict]:
     """Stable prefix first: rules and rung, soul entries, summaries, latest dream. Then, in the seed
     layout: recalled rows, the current situation, and the hot window newest first; in the cached
-    layout: the recent rows as a log, oldest first (with the latest dream where it was dreamt), then what
-    changes every turn (recalled rows, the time, the situation, cues), so consecutive prompts share
-    all but their tail."""
+    layout: what each action names after the rules, the recent rows as a log, oldest first (with the
+    latest dream where it was dreamt and the recalled rows where they were first recalled), then what
+    changes every turn (the time, the situation, cues, the compact guide), so consecutive prompts
+    share all but their tail."""
     cached = world.run.context_layout == CACHED_LAYOUT
     if cached:
         log = log_rows(world, agent)
@@ -144,17 +148,18 @@ def action_messages(world, agent, situation: Situation, tick: int, cues: frozens
         log, dream = None, world.memory.dream.get(agent.id)
     past = past_text(world, agent, dream)
     allowed = rung_spec(world.rungs, agent.rung).allowed_actions
-    system = rules_text(allowed) + "\n" + identity_text(agent, world)
+    names = names_line(allowed) if cached else ""
+    system = rules_text(allowed) + (names + "\n" if names else "") + "\n" + identity_text(agent, world)
     if past:
         system += "\n\n" + past
-    now = [recalled_text(world, agent, situation, tick, log), time_text(world, agent, tick), render_situation(situation)]
-    now += [cue_text(world, c) for c in sorted(cues)]
-    close = [turn_guide(situation, allowed, key=f"{agent.persona.key}:{tick}", example=world.run.example_answer),
-             ANSWER_NOW]
+    recalled = recalled_text(world, agent, situation, tick, log)
+    now = [time_text(world, agent, tick), render_situation(situation)] + [cue_text(world, c) for c in sorted(cues)]
+    close = [turn_guide(situation, allowed, key=f"{agent.persona.key}:{tick}", example=world.run.example_answer,
+                        compact=cached), ANSWER_CACHED if cached else ANSWER_NOW]
     if cached:
-        user = [log_text(log, log_dreams)] + now + close
+        user = [log_text(log, log_dreams, recalled, recall_place(world, agent, log))] + now + close
     else:
-        user = now + [hot_window_text(world, agent)] + close
+        user = [recalled] + now + [hot_window_text(world, agent)] + close
     return [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(p for p in user if p)}]
 
 
@@ -211,13 +216,34 @@ def placed_dream(dream, log) -> tuple:
     return dream, []
 
 
-def log_text(rows, dreams=()) -> str:
+def recall_place(world, agent, log) -> int:
+    """Where the cached layout's log shows the recalled rows (as an index into `log`): after the row
+    that was the newest when these rows were first recalled, so while the same rows come back the log
+    grows after them and the prompt up to there is kept; when they are new, or that row has left the
+    log, after the newest row (and they keep that place from then on)."""
+    cached = world.memory.recalled.get(agent.id)
+    if not cached or not log:
+        return len(log)
+    for i in range(len(log) - 1, -1, -1):
+        if log[i] is cached[4]:
+            return i + 1
+    world.memory.recalled[agent.id] = cached[:4] + (log[-1],)
+    return len(log)
+
+
+def log_text(rows, dreams=(), recalled: str = "", at: int | None = None) -> str:
+    """The log, oldest first, with the dreams after the rows of the tick their sleep began and the
+    recalled rows (`recalled`, a block of lines) after the first `at` rows."""
     lines, pending = [], list(dreams)
-    for h in rows:
+    for i, h in enumerate(rows):
         while pending and pending[0].tick < h.tick:
             lines.append(dream_line(pending.pop(0)))
+        if recalled and i == at:
+            lines.append(recalled)
         lines.append(f"[{time_of_day(h.tick)}] {h.text}")
     lines += [dream_line(d) for d in pending]
+    if recalled and at is not None and at >= len(rows):
+        lines.append(recalled)
     return LOG_HEADER + "\n" + ("\n".join(lines) if lines else "(none)")
 
 

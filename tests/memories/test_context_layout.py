@@ -4,15 +4,19 @@ all but their tail. (The privacy tests run on both layouts: test_memory_voyage.p
 test_rung_zero_stays_unnamed.py are parametrized.)"""
 import pytest
 
-from memories.context import (DREAM_HEADER, HOT_HEADER, LOG_HEADER, RECALL_HEADER, action_messages, cues_for,
-                              dream_line, log_capacity, log_start, log_step, log_text, placed_dream)
+from memories.context import (ANSWER_CACHED, ANSWER_NOW, DREAM_HEADER, HOT_HEADER, LOG_HEADER, RECALL_HEADER,
+                              action_messages, cues_for, dream_line, log_capacity, log_start, log_step, log_text,
+                              placed_dream)
 from memories.working import DreamLine
 from voyage.engine.world import HotLine
 from tests.engine_helpers import new_run
 from tests.memory_helpers import jobs_inline
+from voyage.health.answers import allowed_in, example_in
 from voyage.engine.runner import advance
 from voyage.engine.world import RunWorld
 from voyage.models import LLMCall, Run
+from world.rules.ladder import rung_spec
+from world.rules.prompt_text import WHAT_EACH_NAMES, names_line
 from world.time import time_of_day
 
 HOT = 10  # a small hot window, so a short run moves the log several times
@@ -93,9 +97,21 @@ def unrecalled(text: str) -> str:
     return "\n\n".join(part for part in text.split("\n\n") if not part.startswith(RECALL_HEADER))
 
 
+def split_recalled(log: str) -> tuple[str, list[str]]:
+    """A log without the recalled rows it shows (a one-day run: a recalled row's stamp names its day,
+    a log row's does not), and those rows."""
+    lines = log.split("\n")
+    if RECALL_HEADER not in lines:
+        return log, []
+    i = j = lines.index(RECALL_HEADER)
+    while j + 1 < len(lines) and lines[j + 1].startswith("[Day "):
+        j += 1
+    return "\n".join(lines[:i] + lines[j + 1:]), lines[i + 1:j + 1]
+
+
 def row_count(log: str) -> int:
-    """The memory rows a log shows (its dream lines left out)."""
-    return sum(1 for line in log.split("\n")[1:] if "] You dream: " not in line)
+    """The memory rows a log shows (its dream lines and recalled rows left out)."""
+    return sum(1 for line in split_recalled(log)[0].split("\n")[1:] if "] You dream: " not in line)
 
 
 def log_block(prompt: list[dict]) -> str:
@@ -106,7 +122,7 @@ def log_block(prompt: list[dict]) -> str:
 
 @pytest.mark.django_db
 def test_consecutive_prompts_share_all_but_their_tail(cached_run):
-    last, grown, moved = {}, 0, 0
+    last, grown, recalled_again, new_recall, moved = {}, 0, 0, 0, 0
     for call in LLMCall.objects.filter(run=cached_run, purpose="action").order_by("id"):
         prompt = call.prompt
         before = last.get(call.agent_id)
@@ -117,15 +133,23 @@ def test_consecutive_prompts_share_all_but_their_tail(cached_run):
         if new.startswith(old):  # the log only grew: everything up to its old end is shared
             grown += 1
             assert "\n".join(m["content"] for m in prompt).startswith(prompt[0]["content"] + "\n" + old)
+            recalled_again += RECALL_HEADER in old  # the same recalled rows kept their place in it
+        elif split_recalled(new)[0].startswith(split_recalled(old)[0]):  # other rows recalled: the old ones
+            new_recall += 1  # leave their place, the new ones join the end, and the log up to there is shared
+            assert new.startswith(old[:old.index(RECALL_HEADER)])
+            lines = new.split("\n")
+            if RECALL_HEADER in lines:  # (none come back, or the new ones do, last)
+                assert all(line.startswith("[Day ") for line in lines[lines.index(RECALL_HEADER) + 1:])
         else:  # the log's first row moved on by a whole window (or a compaction reset it)
             moved += 1
             assert row_count(new) > log_capacity(HOT) - log_step(HOT)
         assert row_count(new) <= log_capacity(HOT)
-    assert grown > 1000 and moved > 10
+    assert grown > 1000 and moved > 10 and recalled_again > 100 and new_recall > 10
     assert moved < grown / 2  # with a 10-row window and ~2.5 new rows a turn, about one turn in four
 
 
 GUIDE = "Actions you may take now"  # world.rules.prompt_text.turn_guide
+SLEEP = "Sleep names nobody: its target_character is null."  # world.rules.prompt_text.RULES_PREAMBLE
 
 
 @pytest.mark.django_db
@@ -145,25 +169,36 @@ def test_both_layouts_carry_the_same_content(cached_run):
         # rules, rung, soul entries, summaries: one system prompt; the latest dream last in it, or, in the
         # cached layout, in the log where it was dreamt if the log reaches back that far
         dream = cached.memory.dream.get(aid)
+        names = names_line(rung_spec(cached.rungs, agent.rung).allowed_actions)
+        assert a[0]["content"].count(names) == 1 and names not in b[0]["content"]
+        a[0] = {**a[0], "content": a[0]["content"].replace(names + "\n", "", 1)}  # after the rules, once per rung
         in_log = [dream_line(dream)] if dream and dream_line(dream) in a[1]["content"].split("\n") else []
         if in_log:
             assert a[0]["content"] + "\n\n" + DREAM_HEADER + "\n" + dream.text == b[0]["content"]
             dreamt += 1
         else:
-            assert a[0] == b[0]
+            assert a[0]["content"] == b[0]["content"]
         log, rest = a[1]["content"].split("\n\n", 1)
+        log, recalled = split_recalled(log)
         log = "\n".join(line for line in log.split("\n") if line not in in_log)
         now, hot = b[1]["content"].split("\n\n" + HOT_HEADER + "\n")
-        hot, ask = hot.split("\n\n" + GUIDE, 1)  # the hot window, then the guide and the ask that close the turn
-        # time, situation, cues, the guide and the ask, in the same words (recalled rows depend on how far
-        # back each prompt's rows reach; they are never rows the log shows)
-        assert unrecalled(rest) == unrecalled(now + "\n\n" + GUIDE + ask)
+        hot, guide = hot.split("\n\n" + GUIDE, 1)  # the hot window, then the guide and the ask that close the turn
+        turn, cached_guide = rest.split("\n\n" + GUIDE, 1)
+        # time, situation and cues in the same words (recalled rows depend on how far back each prompt's
+        # rows reach; they are never rows the log shows), then the same actions allowed now, the same
+        # example and the same ask; what each allowed action names is in the cached system message
+        assert turn == unrecalled(now)
+        guide, cached_guide = GUIDE + guide, GUIDE + cached_guide
+        assert allowed_in(cached_guide) == allowed_in(guide) and example_in(cached_guide) == example_in(guide)
+        assert cached_guide.endswith("\n\n" + ANSWER_CACHED) and guide.endswith("\n\n" + ANSWER_NOW)
+        for action in allowed_in(guide):  # (sleep's: the rules' own words, in both)
+            assert f"{action} ({WHAT_EACH_NAMES[action]})" in guide
+            assert f"{action} ({WHAT_EACH_NAMES[action]})" in names or action == "sleep" and SLEEP in b[0]["content"]
         log_rows = log.split("\n")[1:]
         hot_rows = hot.split("\n")
         newest = min(len(log_rows), HOT)
         assert log_rows[-newest:] == hot_rows[:newest][::-1]  # the newest rows, oldest first
         assert len(log_rows) > log_capacity(HOT) - log_step(HOT) or log_rows == hot_rows[::-1]
-        recalled = rest.split("\n\n")[0].split("\n")[1:] if rest.startswith(RECALL_HEADER) else []
         # recalled rows are older than the log's first row (by id; by the clock, no later)
         assert all(sort_key(r) <= sort_key(log_rows[0]) for r in recalled)
         compared += 1

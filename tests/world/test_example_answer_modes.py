@@ -12,7 +12,7 @@ from voyage.health.answers import allowed_in, example_in
 from voyage.models import LLMCall, Run
 from world.rules.action_schema import rooms_named
 from world.rules.perception import render_situation
-from world.rules.prompt_text import example_answer, turn_guide
+from world.rules.prompt_text import RULES, WHAT_EACH_NAMES, example_answer, names_line, turn_guide
 
 NAMES = ("Ada", "Bert", "Pocket watch", "Sealed letter", "Promenade Deck", "Cabin C-62")
 
@@ -41,6 +41,21 @@ def test_no_example_leaves_the_allowed_actions_alone():
     guide = turn_guide(situation, allowed, key="p01:7", example="none")
     assert example_in(guide) is None and "example" not in guide
     assert allowed_in(guide) == allowed_in(turn_guide(situation, allowed, key="p01:7"))
+
+
+@pytest.mark.parametrize("mode", ["rotating", "neutral", "none"])
+@pytest.mark.parametrize("rung", [0, 1])
+def test_the_cached_layouts_compact_guide_says_the_same_in_fewer_characters(mode, rung):
+    """The cached layout closes each turn with the actions allowed now alone and the example without
+    spaces; what each action names it says once, in its system message (names_line)."""
+    situation, allowed = see(rung), RUNGS[rung].allowed_actions
+    full = turn_guide(situation, allowed, key="p01:7", example=mode)
+    compact = turn_guide(situation, allowed, key="p01:7", example=mode, compact=True)
+    assert len(compact) < len(full)
+    assert allowed_in(compact) == allowed_in(full) and example_in(compact) == example_in(full)
+    for action in allowed_in(full):
+        said = f"{action} ({WHAT_EACH_NAMES[action]})"
+        assert said in full and (said in names_line(allowed) or action == "sleep" and "Sleep names nobody" in RULES)
 
 
 @pytest.mark.django_db

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 EXAMPLE = re.compile(r"^An example of the form[^{]*(\{.*\})$", re.M)
-ALLOWED = re.compile(r"^Actions you may take now, and what each names: (.*)\.$", re.M)
+ALLOWED = re.compile(r"^Actions you may take now(?:, and what each names)?: (.*)\.$", re.M)
 ACTION_FAIL = "action_fail"
 GUIDE_START = "Actions you may take now"
 

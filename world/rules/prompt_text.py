@@ -114,13 +114,28 @@ def neutral_example(allowed_actions: tuple[str, ...]) -> dict:
             "duration_minutes": minutes, "internal_monologue": thought}
 
 
+def names_line(allowed_actions: tuple[str, ...]) -> str:
+    """What each action the rung allows names: the half of the turn guide that changes only with the
+    rung, which the cached layout states once, in its system message, instead of every turn. Sleep is
+    left out: the rules' own words already say it names nobody."""
+    named = [f"{a} ({WHAT_EACH_NAMES[a]})" for a in allowed_actions if a != "sleep"]
+    return "What each action names: " + "; ".join(named) + "." if named else ""
+
+
 def turn_guide(situation: Situation, allowed_actions: tuple[str, ...], rooms: tuple[str, ...] = (),
-               key: str = "", example: str = ROTATING) -> str:
+               key: str = "", example: str = ROTATING, compact: bool = False) -> str:
     """The lines before "Your turn": the actions allowed now, and the example answer (`key`: what
-    picks the rotating one, e.g. "<agent key>:<tick>"; `example`: which one, EXAMPLE_MODES)."""
-    actions = "; ".join(f"{a} ({WHAT_EACH_NAMES[a]})" for a in allowed_now(situation, allowed_actions, rooms))
-    line = f"Actions you may take now, and what each names: {actions}."
+    picks the rotating one, e.g. "<agent key>:<tick>"; `example`: which one, EXAMPLE_MODES). `compact`
+    is the cached layout's form, the same content in fewer characters: the actions alone (its system
+    message says what each names, names_line) and the example's JSON without spaces."""
+    now = allowed_now(situation, allowed_actions, rooms)
+    if compact:
+        line = "Actions you may take now: " + "; ".join(now) + "."
+    else:
+        line = "Actions you may take now, and what each names: " + "; ".join(
+            f"{a} ({WHAT_EACH_NAMES[a]})" for a in now) + "."
     if example == NO_EXAMPLE:
         return line
     shown = neutral_example(allowed_actions) if example == NEUTRAL else example_answer(situation, allowed_actions, key)
-    return line + f"\nAn example of the form only (choose your own action): {json.dumps(shown, ensure_ascii=False)}"
+    written = json.dumps(shown, ensure_ascii=False, separators=(",", ":") if compact else None)
+    return line + f"\nAn example of the form only (choose your own action): {written}"
