@@ -4,7 +4,7 @@ One offline run of the same seed three ways, each in a scratch database like the
 (SQLite, or PostgreSQL with Redis if DATABASE_URL / REDIS_URL say so): the batch runner
 (`run_voyage`), the worker uninterrupted (a tick cluster and a memory cluster, as `make worker`
 starts them), and the worker with the memory cluster SIGKILLed `--kills` times and the tick
-cluster every other time, at random moments, each started again at once. Prints, per way:
+cluster every other time, at random moments spread over the daytime ticks, each started again at once. Prints, per way:
 summaries (level 0 + eras), dreams, model calls (those of killed attempts apart), memory jobs
 pending when the run finished and how long they took to drain, and whether the transcript and the
 memory tables (memories.digest) equal the batch runner's."""
@@ -15,6 +15,7 @@ import time
 
 from voyage.bench.fleet import Worker, manage_json, wait_for
 from voyage.bench.worker import scratch_like_settings
+from world.time import is_overnight
 
 
 def _figures(env, run_id: int, expected: dict | None) -> dict:
@@ -37,8 +38,11 @@ def _on_workers(db, run_args: list[str], kills: int, rng: random.Random, expecte
     killed_at = []
     target = db.query("SELECT target_ticks FROM voyage_run WHERE id = %s", (run_id,))[0][0]
     try:
-        for n in range(kills):  # spread over the run: the n-th after (n + 1) / (kills + 1) of its ticks
-            wait_for(lambda: db.run_row(run_id)[0] >= target * (n + 1) // (kills + 1) or
+        # Spread over the daytime ticks (the night's spin by in seconds, and a kill aimed there would
+        # often find the run finished): the n-th after (n + 1) / (kills + 1) of them.
+        daytime = [t for t in range(target) if not is_overnight(t)]
+        for n in range(kills):
+            wait_for(lambda: db.run_row(run_id)[0] >= daytime[len(daytime) * (n + 1) // (kills + 1)] or
                      db.run_row(run_id)[1] == "finished", 3600, interval=0.2, what="progress")
             if db.run_row(run_id)[1] == "finished":
                 break
