@@ -5,7 +5,7 @@ run_tick computes a tick on the in-memory world and returns its TickWriter; the 
 """
 from __future__ import annotations
 
-import random
+import hashlib
 
 from memories.dreams import queue_dreams
 from voyage.engine import steps
@@ -47,8 +47,13 @@ def run_tick(world: RunWorld, gateway: Gateway) -> TickWriter:
 
 
 def acting_order(world: RunWorld, tick: int) -> list[int]:
-    """Living agents in a stable order (by persona key, the same in any database), shuffled by the
-    run's seed for this tick."""
-    ids = [a.id for a in sorted(world.living(), key=lambda a: a.persona.key)]
-    random.Random(f"{world.seed}:{tick}:order").shuffle(ids)
-    return ids
+    """Living agents sorted by their place in this tick (`place`): each agent's place comes from a
+    seeded hash of the run's seed, the tick and its own persona key, so it does not depend on who
+    else is alive — an agent that has run ahead of a death elsewhere still knows where it stands."""
+    return [a.id for a in sorted(world.living(), key=lambda a: place(world.seed, tick, a.persona.key))]
+
+
+def place(seed: int, tick: int, persona_key: str) -> tuple[bytes, str]:
+    """An agent's key in the tick's acting order: smaller acts first (the persona key breaks the
+    tie a hash collision would leave)."""
+    return hashlib.sha256(f"{seed}:{tick}:order:{persona_key}".encode()).digest()[:8], persona_key
