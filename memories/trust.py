@@ -73,8 +73,7 @@ def assess(world, w, gateway, agents, lines_of) -> int:
                 w.history.append((e, TrustHistory(tick=w.tick, score=e.score, label=e.label,
                                                   emotional_tone=e.emotional_tone, rationale=e.rationale)))
                 judged += 1
-            if e.pk:
-                w.trust_changed[e.pk] = e
+            w.changed(e)
     return judged
 
 

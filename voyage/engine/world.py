@@ -33,6 +33,7 @@ class HotLine:
     depth: int = 0
     row_id: int | None = None
     row: Memory | None = None  # a row buffered this tick: its id arrives when the tick commits
+    writer_tick: int | None = None  # the tick whose commit inserts that row
 
     @property
     def id(self) -> int | None:
