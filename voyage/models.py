@@ -7,6 +7,7 @@ import secrets
 import uuid
 
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
 from django.db import models
 
 from voyage.gateway import providers, structured
@@ -15,6 +16,7 @@ from voyage.gateway.prompts import decompress_messages
 from world.time import DEFAULT_REFLECTION_TICKS, TICKS_PER_DAY
 
 ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
+MAX_RUN_AHEAD = 8  # ticks an agent may run ahead of the slowest one in the simultaneous schedule
 
 
 def reasoning_on_default():
@@ -155,6 +157,10 @@ class Run(models.Model):
     profile = models.ForeignKey(ModelProfile, null=True, blank=True, on_delete=models.PROTECT, related_name="runs")
     seed = models.BigIntegerField(default=1912)
     schedule = models.CharField(max_length=12, choices=SCHEDULES, default=SEQUENTIAL)
+    run_ahead = models.PositiveSmallIntegerField(
+        default=2, validators=[MaxValueValidator(MAX_RUN_AHEAD)],
+        help_text=f"simultaneous schedule: ticks an agent may run ahead of the slowest agent (0–{MAX_RUN_AHEAD}; "
+                  f"0 = lock-step); the transcript is the same for every value; the sequential schedule ignores it")
     malformed_rate = models.FloatField(default=0.0, help_text="offline model: share of malformed answers")
     target_ticks = models.PositiveIntegerField(default=TICKS_PER_DAY)
     replay_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="replays",
@@ -203,6 +209,10 @@ class Run(models.Model):
     pause_reason = models.TextField(blank=True, default="", help_text="why the run paused itself (e.g. its budget)")
     claimed_by = models.CharField(max_length=80, blank=True, default="")
     heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # Written by the engine at each tick's commit (simultaneous schedule): how far each agent is
+    # ahead of the committed tick, {"now": {persona key: ticks}, "sum": float, "n": int, "max": int}
+    # (sum / n is the mean lead over every sample). Empty until the engine writes it.
+    leads = models.JSONField(default=dict, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = RunManager()

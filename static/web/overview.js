@@ -1,6 +1,6 @@
-// The run overview, live: the event feed over a websocket, the ship map redrawn from
-// /runs/<id>/ship.json, and time travel. Every text that may hold model output is inserted with
-// textContent, never as HTML.
+// The run overview, live: the event feed over a websocket, the ship map (and the agents' leads)
+// redrawn from /runs/<id>/ship.json, and time travel. Every text that may hold model output is
+// inserted with textContent, never as HTML.
 (function () {
   "use strict";
   const config = JSON.parse(document.getElementById("live-config").textContent);
@@ -103,7 +103,17 @@
         row.querySelector(".rung-name").textContent = a.rung_name;
         row.querySelector(".room").textContent = a.room_name;
         row.querySelector(".status").textContent = a.status;
+        const ahead = row.querySelector(".ahead");  // the simultaneous schedule's leads: now only, never travelled
+        if (ahead) {
+          const figures = ship.leads ? ship.leads.agents : {};
+          ahead.textContent = Object.prototype.hasOwnProperty.call(figures, a.key) ? figures[a.key] : "";
+        }
       }
+    }
+    const leads = document.getElementById("leads");
+    if (leads && ship.leads) {
+      document.getElementById("leads-summary").textContent = ship.leads.summary;
+      leads.hidden = !ship.leads.summary;
     }
   }
 

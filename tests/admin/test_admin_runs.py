@@ -94,3 +94,13 @@ def test_the_add_page_shows_every_run_parameter(superuser):
     page = superuser.get("/admin/voyage/run/add/").content.decode()
     for name in PARAMETERS:
         assert f'name="{name}"' in page, name
+
+
+def test_run_ahead_is_set_on_the_add_form_and_refused_out_of_range(superuser):
+    before = Run.objects.count()
+    response = superuser.post("/admin/voyage/run/add/", add_form(schedule="simultaneous", run_ahead="9"))
+    assert "from 0 (lock-step) to 8; got 9" in response.context["adminform"].form.errors["run_ahead"][0]
+    assert Run.objects.count() == before
+    response = superuser.post("/admin/voyage/run/add/", add_form(schedule="simultaneous", run_ahead="0"))
+    assert response.status_code == 302
+    assert Run.objects.get(name="five at the sanatorium").run_ahead == 0

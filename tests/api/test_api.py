@@ -105,6 +105,21 @@ def test_create_goes_through_the_admins_validation(client):
     assert Run.objects.get(pk=body["id"]).agents.count() == 33
 
 
+def test_run_ahead_round_trips_and_is_checked(client):
+    made = client.post("/api/runs", {"scenario": "1912", "ticks": 5, "schedule": "simultaneous",
+                                      "parameters": {"run_ahead": 0}}, content_type="application/json")
+    assert made.status_code == 201 and made.json()["parameters"]["run_ahead"] == 0
+    assert client.get(f"/api/runs/{made.json()['id']}").json()["parameters"]["run_ahead"] == 0
+    default = client.post("/api/runs", {"scenario": "1912", "ticks": 5}, content_type="application/json")
+    assert default.json()["parameters"]["run_ahead"] == 2
+    before = Run.objects.count()
+    for bad in (-1, 9, "two"):
+        refused = client.post("/api/runs", {"scenario": "1912", "ticks": 5, "parameters": {"run_ahead": bad}},
+                              content_type="application/json")
+        assert refused.status_code == 422 and refused.json()["detail"][0]["loc"][-1] == "run_ahead"
+    assert Run.objects.count() == before
+
+
 def test_control_refusals_are_409(client, run, queued):
     Run.objects.filter(pk=run.pk).update(state=Run.FINISHED)
     refused = client.post(f"/api/runs/{run.pk}/pause")

@@ -1,6 +1,7 @@
 """The run overview (`/runs/<id>/`) in a real browser: the map and agents against the database, the
 live feed and map while a worker advances a run, time travel against the event log, the control
 buttons, who may see it, and model output that tries to run as code."""
+import json
 import re
 
 import pytest
@@ -299,3 +300,24 @@ def test_a_finished_run_still_owed_memory_work_says_so_until_it_is_done(staff_pa
         memory.kill()
     staff_page.reload()
     expect(staff_page.locator("#run-state")).to_have_text("finished")
+
+
+def test_a_running_simultaneous_runs_leads_show_per_agent_and_follow_the_live_ship(staff_page, site):
+    """The engine's Run.leads, written here by hand: each agent's '+N' and the mean and max, then new
+    leads drawn from ship.json when the page goes back to live."""
+    run = run_voyage(site, "--scenario", "edelweiss", "--ticks", "2", "--schedule", "simultaneous", "--run-ahead", "2")
+    keys = sorted(key for (key,) in site.query("SELECT p.key FROM agent_state a JOIN world_persona p "
+                                               "ON p.id = a.persona_id WHERE a.run_id = %s", (run,)))
+    leads = {"now": {key: i % 3 for i, key in enumerate(keys)}, "sum": 9.0, "n": 12, "max": 2}
+    site.db.execute("UPDATE voyage_run SET state = 'running', leads = %s WHERE id = %s", (json.dumps(leads), run))
+    try:
+        staff_page.goto(f"/runs/{run}/")
+        expect(staff_page.locator("#leads")).to_contain_text("mean +0.75, max +2 ticks (run_ahead 2)")
+        for key in keys:
+            expect(staff_page.locator(f'#agents tr[data-agent="{key}"] .ahead')).to_have_text(f"+{leads['now'][key]}")
+        leads["now"][keys[0]] = 1
+        site.db.execute("UPDATE voyage_run SET leads = %s WHERE id = %s", (json.dumps(leads), run))
+        staff_page.click("#back-to-live")  # refreshes from ship.json, as a new tick's events would
+        expect(staff_page.locator(f'#agents tr[data-agent="{keys[0]}"] .ahead')).to_have_text("+1")
+    finally:
+        site.db.execute("UPDATE voyage_run SET state = 'finished' WHERE id = %s", (run,))

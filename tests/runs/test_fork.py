@@ -69,3 +69,16 @@ def test_run_voyage_fork_with_another_parameter(source, capsys):
     assert (made.tick, made.fork_tick, made.forked_from_id, made.attrition_threshold) == (60, 40, source.pk, 12)
     with pytest.raises(CommandError, match="--at-tick"):
         call_command("run_voyage", "--fork", str(source.pk))
+
+
+def test_a_fork_copies_run_ahead_from_its_source_unless_told_otherwise(capsys):
+    source = create_run(Scenario.objects.get(slug="1912"), seed=5, schedule=Run.SIMULTANEOUS, run_ahead=3,
+                        target_ticks=12)
+    advance(source, 12, memory_inline=True)
+    assert fork(source, 6, memory_inline=True).run_ahead == 3
+    assert fork(source, 6, params={"run_ahead": 0}, memory_inline=True).run_ahead == 0
+    with pytest.raises(ForkError, match="run_ahead: .*got 9"):
+        fork(source, 6, params={"run_ahead": 9})
+    call_command("run_voyage", "--fork", str(source.pk), "--at-tick", "6", "--run-ahead", "1")
+    made = Run.objects.get(pk=json.loads(capsys.readouterr().out.strip().splitlines()[-1])["run_id"])
+    assert (made.forked_from_id, made.run_ahead, made.schedule) == (source.pk, 1, Run.SIMULTANEOUS)

@@ -202,3 +202,28 @@ def test_a_real_model_defaults_to_the_cached_layout_and_the_offline_policy_to_th
     assert configure_run("1912", cast=CAST, ticks=10, profile=real, context_layout="").context_layout == "cached"
     chosen = configure_run("1912", cast=CAST, ticks=10, profile=real, context_layout="seed")
     assert chosen.context_layout == "seed" and clone_run(chosen).context_layout == "seed"
+
+
+@pytest.mark.parametrize("ahead", [-1, 9, "two"])
+def test_run_ahead_is_a_whole_number_of_ticks_from_0_to_8(ahead):
+    message = refused("run_ahead", schedule="simultaneous", run_ahead=ahead)
+    assert message == (f"run_ahead is the ticks an agent may run ahead of the slowest agent: a whole number from 0 "
+                       f"(lock-step) to 8; got {ahead!r}")
+
+
+def test_run_ahead_is_configured_cloned_replayed_and_kept_once_started():
+    from voyage.engine.runner import advance
+
+    assert configure_run("1912", cast=CAST, ticks=4).run_ahead == 2  # the default
+    run = configure_run("1912", cast=CAST, ticks=4, schedule="simultaneous", run_ahead=0)
+    assert Run.objects.get(pk=run.pk).run_ahead == 0 and clone_run(run).run_ahead == 0
+    with pytest.raises(ValidationError) as caught:
+        update_run_params(run, run_ahead=9)
+    assert "from 0 (lock-step) to 8; got 9" in caught.value.message_dict["run_ahead"][0]
+    update_run_params(run, run_ahead=5)
+    run.refresh_from_db()
+    advance(run, 4)
+    assert replay_run(run).run_ahead == 5
+    with pytest.raises(ValidationError) as caught:
+        update_run_params(run, run_ahead=1)
+    assert "can no longer change" in caught.value.message_dict["run_ahead"][0]

@@ -35,6 +35,13 @@ def test_a_study_makes_one_waiting_run_per_cell():
     assert study.parallel == 4  # no budget: all at once
 
 
+def test_run_ahead_can_be_an_axis():
+    study = create_study(plan(axes={"run_ahead": ["0", "3"]}, base={"schedule": "simultaneous"}))
+    members = StudyRun.objects.filter(study=study).select_related("run").order_by("position")
+    assert [(m.cell["run_ahead"], m.run.run_ahead, m.run.schedule) for m in members] == [
+        ("0", 0, "simultaneous"), ("3", 3, "simultaneous")]
+
+
 @pytest.mark.parametrize("over, words", [
     ({"axes": {"hot_memory_limit": ["30", "x"]}}, "hot_memory_limit='x'"),
     ({"axes": {"fatigue_warning": ["50", "90"]}}, "fatigue_warning=90"),
@@ -45,6 +52,8 @@ def test_a_study_makes_one_waiting_run_per_cell():
     ({"budget_cost": 111790511.07}, "more than a study's budget holds"),  # found by the API's schemathesis run
     ({"budget_cost": "0.00001"}, "rounds to 0"),
     ({"target_ticks": 0}, "at least 1 tick"),
+    ({"axes": {"run_ahead": ["2", "9"]}}, "run_ahead: run_ahead is the ticks .* to 8; got 9"),
+    ({"axes": {"run_ahead": ["two"]}}, "run_ahead='two'"),
 ])
 def test_bad_input_names_the_problem_and_writes_nothing(over, words):
     runs_before = Run.objects.count()

@@ -204,10 +204,11 @@ class RunAdmin(admin.ModelAdmin):
 
     def get_fieldsets(self, request, obj=None):
         if obj is None:
-            return [(None, {"fields": ("name", "scenario", "cast", "profile", "schedule", "seed",
+            return [(None, {"fields": ("name", "scenario", "cast", "profile", ("schedule", "run_ahead"), "seed",
                                        ("length", "length_unit"))}), *RUN_SECTIONS]
         return [("Progress", {"fields": self.progress}),
-                ("Configuration", {"fields": ("name", "profile", "schedule", "seed", "target_ticks")}), *RUN_SECTIONS]
+                ("Configuration", {"fields": ("name", "profile", ("schedule", "run_ahead"), "seed", "target_ticks")}),
+                *RUN_SECTIONS]
 
     def get_readonly_fields(self, request, obj=None):
         if obj is None:

@@ -9,6 +9,8 @@ from uuid import UUID
 from ninja import Field, Schema
 from pydantic import ConfigDict
 
+from voyage.models import MAX_RUN_AHEAD
+
 MAX_ID = 2**53  # ids and cursors: well inside every database's integer range
 MAX_TICKS = 10_000_000
 
@@ -70,6 +72,9 @@ class Parameters(Body):
     budget_cost: Optional[float] = Field(None, gt=0, le=10**7)
     context_layout: Optional[Literal["seed", "cached"]] = None
     example_answer: Optional[Literal["rotating", "neutral", "none"]] = None
+    run_ahead: Optional[int] = Field(None, ge=0, le=MAX_RUN_AHEAD,
+                                     description="simultaneous schedule: ticks an agent may run ahead of the slowest "
+                                                 "agent (0: lock-step); the transcript is the same for every value")
     profile_routes: Optional[dict[str, str]] = Field(
         None, description='model profiles by call group or agent: {"memory": NAME, "instruments": NAME, '
                           '"actions": NAME, "agent:PERSONA_KEY": NAME}; the main profile answers the rest')

@@ -1,5 +1,5 @@
 """`run_voyage --fork RUN --at-tick N [--seed S] [--profile NAME | --base-url URL ...] [--set NAME=VALUE]
-[--ticks N | --days D]`: a fork replays RUN's first N ticks, then goes on live with these settings."""
+[--run-ahead N] [--ticks N | --days D]`: a fork replays RUN's first N ticks, then goes on live with these settings."""
 from __future__ import annotations
 
 import json
@@ -46,6 +46,8 @@ def fork_from_options(options, target_from) -> Run:
     params = {**parameters(options.get("set") or []), **budget_from_options(options)}
     if options.get("malformed_rate"):
         params["malformed_rate"] = options["malformed_rate"]
+    if options.get("run_ahead") is not None:  # not given: the source's
+        params["run_ahead"] = options["run_ahead"]
     try:
         return fork(source, options["at_tick"], seed=options.get("seed"), profile=profile,
                     target_ticks=target_from(options, source.target_ticks), params=params,

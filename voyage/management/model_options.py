@@ -24,7 +24,8 @@ MATCHED = ("kind", "base_url", "api_key_env", "model", "provider", "structured_o
 
 # Run fields that are not parameters of the simulation: a replay does not copy them.
 NOT_PARAMETERS = {"id", "uuid", "name", "scenario", "profile", "replay_of", "forked_from", "fork_tick", "target_ticks", "tick", "state",
-                  "error", "pause_reason", "claimed_by", "heartbeat_at", "created_at", "budget_tokens", "budget_cost"}
+                  "error", "pause_reason", "claimed_by", "heartbeat_at", "created_at", "budget_tokens", "budget_cost",
+                  "leads"}
 
 
 def add_model_options(parser) -> None:

@@ -18,7 +18,7 @@ from django.db import transaction
 
 from voyage.engine.runner import create_run
 from voyage.gateway.routes import route_problems
-from voyage.models import ModelProfile, Run
+from voyage.models import MAX_RUN_AHEAD, ModelProfile, Run
 from world.models import Persona, Scenario
 from world.time import TICKS_PER_DAY
 
@@ -26,7 +26,7 @@ from world.time import TICKS_PER_DAY
 PARAMETERS = ("malformed_rate", "hot_memory_limit", "compaction_memory_count", "compaction_soft_chars",
               "compaction_hard_chars", "reflection_ticks", "reflection_cooldown", "importance_threshold",
               "attrition_threshold", "fatigue_warning", "fatigue_limit", "budget_tokens", "budget_cost",
-              "context_layout", "profile_routes", "example_answer")
+              "context_layout", "profile_routes", "example_answer", "run_ahead")
 # Help for each parameter (the admin form shows it; the API may reuse it for its schema).
 PARAMETER_HELP = {
     "malformed_rate": "offline model only: the share of its answers that are deliberately malformed (0–1), "
@@ -58,11 +58,18 @@ PARAMETER_HELP = {
                       'dreams, diary, trust, reflection, importance, bulletin), {"instruments": ...} (interviews, '
                       'surveys), {"actions": ...}, and {"agent:PERSONA_KEY": ...} for that agent\'s actions; the '
                       "main profile answers every call not named. Empty: the main profile answers all",
+    "run_ahead": f"simultaneous schedule only: how many ticks an agent may run ahead of the slowest agent, "
+                 f"0–{MAX_RUN_AHEAD} (0: lock-step, every agent waits for every other each tick); agents whose "
+                 f"calls cannot affect each other stop waiting for each other. The transcript is the same for "
+                 f"every value; the sequential schedule ignores it",
 }
 # What a started run may still change, and only upwards.
 GROWABLE = ("target_ticks", "budget_tokens", "budget_cost")
 # Fields a configured run is made of; clone and update work over these.
 CONFIG_FIELDS = ("name", "scenario", "profile", "seed", "schedule", "target_ticks", *PARAMETERS)
+# Fields rule_errors checks whole (type and range), with a message naming them: the model's own
+# field check ("Ensure this value is...") is left out for these.
+RULE_CHECKED = ("run_ahead",)
 
 
 def rule_errors(values: dict) -> dict[str, str]:
@@ -87,7 +94,17 @@ def rule_errors(values: dict) -> dict[str, str]:
     rate = values.get("malformed_rate")
     if rate is not None and not 0 <= rate <= 1:
         errors["malformed_rate"] = "a share between 0 and 1"
+    if "run_ahead" in values and (problem := run_ahead_problem(values["run_ahead"])):
+        errors["run_ahead"] = problem
     return errors
+
+
+def run_ahead_problem(ahead) -> str | None:
+    """Why `ahead` is not a run_ahead (None when it is): a whole number of ticks, 0 to MAX_RUN_AHEAD."""
+    if isinstance(ahead, bool) or not isinstance(ahead, int) or not 0 <= ahead <= MAX_RUN_AHEAD:
+        return (f"run_ahead is the ticks an agent may run ahead of the slowest agent: a whole number from 0 "
+                f"(lock-step) to {MAX_RUN_AHEAD}; got {ahead!r}")
+    return None
 
 
 def reflection_ticks_problem(ticks) -> str | None:
@@ -239,7 +256,7 @@ def _validated(scenario, cast, profile, schedule, seed, ticks, days, name, repla
         known["context_layout"] = Run.layout_for(profile)
     run = Run(scenario=scenario, profile=profile, schedule=schedule, seed=seed, name=name or "",
               target_ticks=target or TICKS_PER_DAY, replay_of=replay_of, **known)
-    for key, messages in _field_errors(run, exclude=("scenario", "profile", "replay_of")).items():
+    for key, messages in _field_errors(run, exclude=("scenario", "profile", "replay_of", *RULE_CHECKED)).items():
         errors.setdefault(key, messages)
     values = {f: getattr(run, f) for f in CONFIG_FIELDS if f not in ("scenario", "profile", "target_ticks")}
     for key, message in rule_errors(values).items():  # the length was checked above, under its own name
@@ -326,7 +343,7 @@ def check_update(run: Run, **changes) -> Run:
     _raise(errors)
     for key, value in changes.items():
         setattr(current, key, value)
-    errors = _field_errors(current, exclude=("scenario", "profile", "replay_of"))
+    errors = _field_errors(current, exclude=("scenario", "profile", "replay_of", *RULE_CHECKED))
     values = {f: getattr(current, f) for f in CONFIG_FIELDS if f not in ("scenario", "profile")}
     for key, message in rule_errors(values).items():
         errors.setdefault(key, message)

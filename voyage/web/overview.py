@@ -1,6 +1,7 @@
 """One run's overview (`/runs/<id>/`): the simulated clock, the ship map, the live event feed, every
-agent's rung and state, model usage; and `/runs/<id>/ship.json?tick=N`, the ship after any tick
-(time travel) or now, which the page's JavaScript draws on the map."""
+agent's rung and state (and, in the simultaneous schedule, how far it is ahead), model usage; and
+`/runs/<id>/ship.json?tick=N`, the ship after any tick (time travel) or now, which the page's
+JavaScript draws on the map."""
 from __future__ import annotations
 
 from django.db import connection
@@ -16,6 +17,7 @@ from voyage.runs.state import state_text
 from voyage.web import costs, feed
 from voyage.web.access import staff_required
 from voyage.web.health import run_panel
+from voyage.web.leads import leads_panel
 from voyage.web.runs import buttons_for
 from voyage.web.shipmap import lay_out, marker_spots
 from world.models import AgentState, Exit, Room
@@ -120,6 +122,9 @@ def overview(request, run_id: int):
     cast = cast_of(run)
     names = rung_names(run)
     agents = markers(run, layout, cast, ship_now(run), names)
+    leads = leads_panel(run, cast)
+    for a in agents:
+        a["ahead"] = leads["agents"].get(a["key"], "") if leads else ""
     items = feed.recent_items(run.pk, (last_seq, last_call), limit=FEED_LIMIT, **filters)
     usage = usage_of(run)
     kinds = sorted(set(Event.objects.filter(run=run).order_by().values_list("kind", flat=True).distinct())
@@ -129,7 +134,7 @@ def overview(request, run_id: int):
         "filters": filters, "kinds": kinds, "rooms": sorted(layout.rooms.values(), key=lambda r: r.name),
         "cast": sorted(cast.items(), key=lambda kv: kv[1]["name"]), "usage": usage, "buttons": buttons_for(run.state, run.tick, run.target_ticks), "usage_tables": [("By purpose", usage["by_purpose"]), ("By agent", usage["by_agent"]),
                                                     ("By profile", usage["by_profile"])],
-        "rung_levels": sorted(names.items()), "model_health": run_panel(run),
+        "rung_levels": sorted(names.items()), "model_health": run_panel(run), "leads": leads,
         "live": {"run": run.pk, "last_seq": last_seq, "last_call": last_call, "tick": run.tick,
                  "filters": filters, "ship_url": f"/runs/{run.pk}/ship.json", "ws_path": f"/ws/runs/{run.pk}/feed/"},
     })
@@ -150,4 +155,5 @@ def ship_json(request, run_id: int):
     ship = ship_now(run) if tick == now else ship_then(run, cast, tick)
     return JsonResponse({"run": run.pk, "tick": tick, "now": now, "clock": sim_clock(tick), "live": tick == now,
                          "state": run.state, "state_text": state_text(run.state, pending(run.pk)), "agents": markers(run, layout, cast, ship, rung_names(run)),
-                         "events": events_of_commit(run, tick)})
+                         "events": events_of_commit(run, tick),
+                         "leads": leads_panel(run, cast) if tick == now else None})

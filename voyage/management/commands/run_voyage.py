@@ -19,7 +19,7 @@ from voyage.health.load import health_line, health_of
 from voyage.management.fork_options import add_fork_options, fork_from_options
 from voyage.management.model_options import (add_model_options, budget_from_options, profile_from_options,
                                              replay_fields, replay_source, routes_from_options)
-from voyage.models import Run
+from voyage.models import MAX_RUN_AHEAD, Run
 from voyage.runs.progress import ProgressBar
 from world.models import Scenario
 from world.time import TICKS_PER_DAY
@@ -42,6 +42,10 @@ def add_run_options(parser) -> None:
                              "no one) or none")
     parser.add_argument("--malformed-rate", type=float, default=0.0,
                         help="offline model: share of malformed answers, 0-1")
+    parser.add_argument("--run-ahead", type=int, metavar="N",
+                        help=f"simultaneous schedule: ticks an agent may run ahead of the slowest agent, "
+                             f"0-{MAX_RUN_AHEAD} (0: lock-step); the transcript is the same for every value. Default "
+                             f"2 (a replay or fork: its source's; --run: the run's own, or this for the rest of it)")
     parser.add_argument("--run", type=int, help="continue this run instead of starting a new one")
     add_model_options(parser)
     add_fork_options(parser)
@@ -64,6 +68,10 @@ def run_from_options(options) -> Run:
     or a new one."""
     if not 0.0 <= options["malformed_rate"] <= 1.0:
         raise CommandError("--malformed-rate must be between 0 and 1")
+    ahead = options.get("run_ahead")
+    if ahead is not None and not 0 <= ahead <= MAX_RUN_AHEAD:
+        raise CommandError(f"--run-ahead must be a whole number of ticks from 0 (lock-step) to {MAX_RUN_AHEAD}; "
+                           f"got {ahead}")
     if options.get("fork") is not None:
         if options.get("profile_for"):
             raise CommandError("--fork keeps its source's --profile-for routes (fork through the API or admin to "
@@ -72,10 +80,11 @@ def run_from_options(options) -> Run:
     profile = profile_from_options(options)
     source = replay_source(options)
     model = {**budget_from_options(options), **({"profile": profile} if profile else {})}
+    schedule = {} if ahead is None else {"run_ahead": ahead}  # the same transcript whatever the value
     if source:
         routes_from_options(options)  # refuses --profile-for: a replay keeps its source's routes
         fields = replay_fields(source)
-        return create_run(target_ticks=target_from(options, source.tick), **fields, **model)
+        return create_run(target_ticks=target_from(options, source.tick), **{**fields, **schedule}, **model)
     if options.get("run"):
         try:
             run = Run.objects.get(pk=options["run"])
@@ -87,8 +96,8 @@ def run_from_options(options) -> Run:
         if target != run.target_ticks:
             Run.objects.filter(pk=run.pk).update(target_ticks=target)
             run.target_ticks = target
-        if model:  # a new profile or budget for the rest of the run
-            Run.objects.filter(pk=run.pk).update(**model)
+        if model or schedule:  # a new profile, budget or run-ahead for the rest of the run
+            Run.objects.filter(pk=run.pk).update(**model, **schedule)
             run.refresh_from_db()
         return run
     try:
@@ -100,7 +109,7 @@ def run_from_options(options) -> Run:
         model["profile_routes"] = routes
     return create_run(scenario, seed=1912 if options["seed"] is None else options["seed"], schedule=options["schedule"],
                       target_ticks=target_from(options, TICKS_PER_DAY), malformed_rate=options["malformed_rate"],
-                      context_layout=options["layout"], example_answer=options["example_answer"], **model)
+                      context_layout=options["layout"], example_answer=options["example_answer"], **schedule, **model)
 
 
 class Command(BaseCommand):
