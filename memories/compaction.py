@@ -128,12 +128,7 @@ def check_before_action(world, w, agent, gateway) -> str | None:
     on; the hard threshold compacts now, before the call, from the committed rows — after the
     agent's compactions still pending, which come first (their rows were fixed by their ticks)."""
     run = world.run
-    memory = world.memory
-    load = memory.load[agent.id]
-    hot = hot_window(world, agent)
-    limits = dict(memory_count=run.compaction_memory_count, soft_chars=run.compaction_soft_chars,
-                  hard_chars=run.compaction_hard_chars)
-    due = compaction_due(*load.older(len(hot), _chars(hot)), **limits)
+    due = compaction_due_now(world, agent)
     if due is None:
         return None
     if due == HARD:
@@ -145,6 +140,15 @@ def check_before_action(world, w, agent, gateway) -> str | None:
     if not any(job.name == name for job in w.memory_jobs):  # asked once a tick; the commit counts it done
         w.memory_jobs.append(compaction_job(run.pk, agent.id, w.tick))
     return SOFT
+
+
+def compaction_due_now(world, agent) -> str | None:
+    """HARD, SOFT or None: what check_before_action would do for the agent now."""
+    run = world.run
+    hot = hot_window(world, agent)
+    limits = dict(memory_count=run.compaction_memory_count, soft_chars=run.compaction_soft_chars,
+                  hard_chars=run.compaction_hard_chars)
+    return compaction_due(*world.memory.load[agent.id].older(len(hot), _chars(hot)), **limits)
 
 
 def _chars(hot) -> int:

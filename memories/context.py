@@ -97,7 +97,7 @@ def recalled_text(world, agent, situation: Situation, tick: int, shown=None) -> 
     terms = tuple(recall_terms(situation))
     grown = world.memory.load[agent.id].count
     cached = world.memory.recalled.get(agent.id)
-    if cached and cached[0] == terms and 0 <= grown - cached[1] < RECALL_STALE_ROWS:
+    if recall_cached(world, agent, terms):
         return cached[2]
     hot = hot_window(world, agent) if shown is None else shown
     before = next((h.id for h in hot if h.id is not None), None)  # the oldest committed row shown
@@ -113,6 +113,12 @@ def recalled_text(world, agent, situation: Situation, tick: int, shown=None) -> 
     kept = cached[4] if cached and cached[2] == text else None  # the same rows again: they keep their place
     world.memory.recalled[agent.id] = (terms, grown, text, tuple(h.id for h in hits), kept)
     return text
+
+
+def recall_cached(world, agent, terms: tuple) -> bool:
+    """Will recalled_text answer from its cache (no query of the committed rows)?"""
+    cached = world.memory.recalled.get(agent.id)
+    return bool(cached and cached[0] == terms and 0 <= world.memory.load[agent.id].count - cached[1] < RECALL_STALE_ROWS)
 
 
 def recalled_ids(world, agent) -> tuple[int, ...]:

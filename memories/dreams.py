@@ -29,14 +29,16 @@ DREAM_PEOPLE = 8
 def queue_dreams(world, w, plan) -> None:
     """Ask for the dreams of everyone who fell asleep this tick for 30+ minutes, done once the tick
     commits (one job for them all: at nightfall that is the whole ship)."""
-    sleepers = []
-    for a in world.living():
-        began = a.slept_since_tick
-        if a.asleep and began in (plan.tick, plan.new_tick) and \
-                (a.busy_until_tick - began) * MINUTES_PER_TICK >= MIN_SLEEP_MINUTES:
-            sleepers.append([a.id, began])
+    sleepers = [[a.id, a.slept_since_tick] for a in world.living() if dreams_tonight(a, plan)]
     if sleepers:
         w.memory_jobs.append(dreams_job(world.run.pk, plan.new_tick, sorted(sleepers)))
+
+
+def dreams_tonight(agent, plan) -> bool:
+    """Did the agent fall asleep this tick (`plan`: world.time.TickPlan) for 30 minutes or more?"""
+    began = agent.slept_since_tick
+    return agent.asleep and began in (plan.tick, plan.new_tick) and \
+        (agent.busy_until_tick - began) * MINUTES_PER_TICK >= MIN_SLEEP_MINUTES
 
 
 class Scenarios:

@@ -130,17 +130,21 @@ def _tick_of(db, run_id):
 DAY_RUN = ["--scenario", "edelweiss", "--days", "1", "--seed", "5"]  # the small world: 8 agents, a whole day
 
 
-def test_a_killed_run_continues_to_the_same_transcript(tmp_path):
+@pytest.mark.parametrize("schedule", [["--schedule", "sequential"], ["--schedule", "simultaneous", "--run-ahead", "3"]],
+                         ids=["sequential", "simultaneous-ahead"])
+def test_a_killed_run_continues_to_the_same_transcript(tmp_path, schedule):
     """Kill the batch runner mid-day (SIGKILL), continue it with --run: same transcript as a run
-    that was never interrupted, and an event log with no gap and no duplicate."""
+    that was never interrupted, and an event log with no gap and no duplicate. Out of order, the
+    kill finds agents ahead of the committed tick; the reference runs in lock-step."""
     db = tmp_path / "voyage.sqlite3"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}"}
     subprocess.run(manage("migrate", "-v", "0"), env=env, check=True)
-    reference = subprocess.run(manage("run_voyage", *DAY_RUN), env=env, check=True,
+    lock_step = [arg if arg != "3" else "0" for arg in schedule]
+    reference = subprocess.run(manage("run_voyage", *DAY_RUN, *lock_step), env=env, check=True,
                                capture_output=True, text=True)
     expected = json.loads(reference.stdout)
 
-    victim = subprocess.Popen(manage("run_voyage", *DAY_RUN), env=env,
+    victim = subprocess.Popen(manage("run_voyage", *DAY_RUN, *schedule), env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     run_id = expected["run_id"] + 1
     deadline = time.time() + 60

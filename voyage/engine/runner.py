@@ -14,6 +14,7 @@ from memories.jobs import pending, queue_jobs, run_inline, unfinished
 from memories.models import DiaryEntry, Dream, Memory, MemorySummary
 from voyage.calls.factory import gateway_for
 from voyage.calls.usage import usage_summary
+from voyage.engine.ahead import Stretch
 from voyage.engine.budget import Budget
 from voyage.engine.tick import run_tick
 from voyage.engine.world import RunWorld
@@ -59,6 +60,14 @@ def advance(run: Run, until_tick: int, gateway: Gateway | None = None,
     world = RunWorld(run)
     budget = Budget(run)
     due = due_ticks(run)  # interventions waiting for a tick (voyage/instruments/interventions.py)
+    ahead = run.schedule == Run.SIMULTANEOUS and run.run_ahead > 0
+
+    def committed(writer) -> bool:  # the out-of-order schedule's commits: False stops it
+        budget.add(writer.calls)
+        if on_tick:
+            on_tick(run.tick)
+        return not budget.exhausted()
+
     try:
         if leftover := unfinished(run.pk):  # a killed process committed a tick but not its memory jobs
             memory(leftover)
@@ -69,6 +78,21 @@ def advance(run: Run, until_tick: int, gateway: Gateway | None = None,
             if why := budget.exhausted():
                 pause(run, why)
                 break
+            if ahead:  # out of order up to the next barrier tick (voyage/engine/ahead.py)
+                began, stretch = run.tick, Stretch(world, gateway, run.run_ahead, until_tick, memory, due, committed)
+                try:
+                    stretch.run()
+                except FormRefused as exc:
+                    pause(run, str(exc))
+                    break
+                except Exception:
+                    run.refresh_from_db()
+                    raise
+                if stretch.halted:  # the budget: what ran ahead of the last commit is not the truth
+                    world = RunWorld(run)
+                if run.tick > began or stretch.halted:
+                    continue
+                # run.tick is a barrier: everyone takes it together, in lock-step
             try:
                 writer = run_tick(world, gateway)
             except FormRefused as exc:
@@ -132,6 +156,8 @@ def run_summary(run: Run, wall_s: float) -> dict:
         "wall_s": round(wall_s, 3),
         "rung_counts": {str(spec.level): rungs.get(spec.level, 0) for spec in run.scenario.rung_specs()},
         "usage": usage_summary(run),
+        "lead_mean": round(run.leads["sum"] / run.leads["n"], 3) if run.leads.get("n") else 0.0,
+        "lead_max": run.leads.get("max", 0),
         "transcript_sha256": transcript_sha256(run),
         "memory_sha256": memory_sha256(run),
     }

@@ -64,21 +64,30 @@ def bond_label(world: RunWorld, agent: AgentState, other: AgentState) -> str:
 # --- 2. agent actions ----------------------------------------------------------------------
 def wake_sleepers(world: RunWorld, w: TickWriter, order: list[int]) -> None:
     for aid in order:
-        a = world.agents[aid]
-        if a.asleep and a.busy_until_tick <= w.tick:
-            a.asleep = False
-            a.busy_until_tick = w.tick + 1 if w.tick % TICKS_PER_DAY == 0 else w.tick
-            first = w.tick == 0
-            where = world.room_name(a.location_id) if world.knows(a, SETTING) or not first else "a place you do not know"
-            text = ("You wake with a start in " + where + ". You cannot remember who you are, or how you came here."
-                    if first else f"You wake in the {world.room_name(a.location_id)}.")
-            w.remember(a, "sleep", text)
-            w.event("wake", actor=a, room_id=a.location_id)
-            w.touch(a)
+        wake(world, w, world.agents[aid])
+
+
+def wake(world: RunWorld, w: TickWriter, a: AgentState) -> None:
+    """A sleeper whose sleep is over wakes, at the start of the tick."""
+    if a.asleep and a.busy_until_tick <= w.tick:
+        a.asleep = False
+        a.busy_until_tick = w.tick + 1 if w.tick % TICKS_PER_DAY == 0 else w.tick
+        first = w.tick == 0
+        where = world.room_name(a.location_id) if world.knows(a, SETTING) or not first else "a place you do not know"
+        text = ("You wake with a start in " + where + ". You cannot remember who you are, or how you came here."
+                if first else f"You wake in the {world.room_name(a.location_id)}.")
+        w.remember(a, "sleep", text)
+        w.event("wake", actor=a, room_id=a.location_id)
+        w.touch(a)
 
 
 def _ready(a: AgentState, tick: int) -> bool:
     return a.alive and not a.asleep and a.busy_until_tick <= tick
+
+
+def decides(world: RunWorld, a: AgentState, tick: int) -> bool:
+    """Does the agent make an action call this tick? The others walk on, collapse, or wait."""
+    return _ready(a, tick) and a.destination_id is None and a.fatigue < world.run.fatigue_limit
 
 
 def travel_or_collapse(world: RunWorld, w: TickWriter, a: AgentState) -> bool:
@@ -144,9 +153,7 @@ def act_simultaneously(world: RunWorld, w: TickWriter, gateway: Gateway, order: 
     target that has gone by then is an ACTION_FAIL). Each call starts as soon as its prompt is built,
     in the seeded order, and each answer resolves as soon as those before it have: the tick takes
     about one call's latency, not the slowest call plus all the prompts and resolutions after it."""
-    agents = [world.agents[aid] for aid in order]
-    deciding = [a for a in agents if _ready(a, w.tick) and a.destination_id is None
-                and a.fatigue < world.run.fatigue_limit]  # the rest walk on or collapse, as below
+    deciding = [world.agents[aid] for aid in order if decides(world, world.agents[aid], w.tick)]
     for a in deciding:
         check_before_action(world, w, a, gateway)  # compaction: soft queues a job, hard compacts now
     asked = {}
@@ -168,37 +175,51 @@ def act_simultaneously(world: RunWorld, w: TickWriter, gateway: Gateway, order: 
 
 # --- 3. social attrition -------------------------------------------------------------------
 def social_attrition(world: RunWorld, w: TickWriter) -> None:
-    threshold = world.run.attrition_threshold
     for a in world.living():
-        room = world.rooms[a.location_id]
-        alone = room.private and not a.asleep and not world.occupants(room.id, exclude=a.id)
-        if not alone:
-            if a.attrition:
-                a.attrition = 0
-                w.touch(a)
-            continue
-        a.attrition += 1
-        w.touch(a)
-        if a.attrition >= threshold:
+        alone_too_long(world, w, a)
+
+
+def alone_too_long(world: RunWorld, w: TickWriter, a: AgentState) -> bool:
+    """Count the agent's ticks alone in a private room (awake); at the threshold, the rumour goes
+    round every living agent. True when it did."""
+    room = world.rooms[a.location_id]
+    alone = room.private and not a.asleep and not world.occupants(room.id, exclude=a.id)
+    if not alone:
+        if a.attrition:
             a.attrition = 0
-            rumour = f"Word goes round that whoever has the {room.name} keeps to it and will not show their face."
-            for o in world.living():
-                if o.id != a.id:
-                    w.remember(o, "suspicion", rumour)
-            w.event("attrition", actor=a, room_id=room.id, text=rumour)
+            w.touch(a)
+        return False
+    a.attrition += 1
+    w.touch(a)
+    if a.attrition < world.run.attrition_threshold:
+        return False
+    a.attrition = 0
+    rumour = f"Word goes round that whoever has the {room.name} keeps to it and will not show their face."
+    for o in world.living():
+        if o.id != a.id:
+            w.remember(o, "suspicion", rumour)
+    w.event("attrition", actor=a, room_id=room.id, text=rumour)
+    return True
 
 
 # --- 5. reflections ------------------------------------------------------------------------
-def reflections(world: RunWorld, w: TickWriter, gateway: Gateway, plan) -> None:
+def reflection_due(world: RunWorld, a: AgentState, tick: int, plan) -> str | None:
+    """Why the agent reflects at the end of this tick (`tick`: the new tick), or None."""
     run = world.run
-    due = []
-    for a in sorted(world.living(), key=lambda a: a.persona.key):
-        if a.asleep or w.tick - a.last_reflection_tick < run.reflection_cooldown:
-            continue
-        spike = a.importance_accumulator >= run.importance_threshold
-        if plan.scheduled_reflection or a.reflection_pending or spike:
-            why = a.reflection_pending or ("a tension spike" if spike else "the hour")
-            due.append((a, why))
+    if a.asleep or tick - a.last_reflection_tick < run.reflection_cooldown:
+        return None
+    spike = a.importance_accumulator >= run.importance_threshold
+    if plan.scheduled_reflection or a.reflection_pending or spike:
+        return a.reflection_pending or ("a tension spike" if spike else "the hour")
+    return None
+
+
+def reflections(world: RunWorld, w: TickWriter, gateway: Gateway, plan, due: list | None = None) -> None:
+    """The reflections of those due (`due`: (agent, why) in persona-key order; by default, everyone
+    living who is), each scored for importance, then their trust calls."""
+    if due is None:
+        due = [(a, why) for a in sorted(world.living(), key=lambda a: a.persona.key)
+               if (why := reflection_due(world, a, w.tick, plan))]
     requests, evidence = [], []
     for a, why in due:
         shown = hot_window(world, a)  # the rows the prompt shows are the reflection's evidence

@@ -1,0 +1,111 @@
+"""The out-of-order schedule (voyage/engine/ahead.py): whatever run_ahead, the transcript, the memory
+and the calls are lock-step's, and agents do run ahead."""
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+
+from memories.digest import memory_sha256
+from voyage.bench.fake_openai_server import FakeOpenAI
+from voyage.engine.runner import advance, create_run, transcript_sha256
+from voyage.gateway.openai_client import GatewayConfig, OpenAIGateway
+from voyage.instruments.interventions import intervene
+from voyage.models import Event, LLMCall, ModelProfile, Run
+from world.models import Scenario
+
+pytestmark = pytest.mark.django_db
+
+
+def _run(scenario: str, run_ahead: int, ticks: int, **params) -> Run:
+    run = create_run(Scenario.objects.get(slug=scenario), seed=1912, schedule=Run.SIMULTANEOUS, target_ticks=ticks,
+                     run_ahead=run_ahead, **params)
+    return run
+
+
+def _calls(run: Run) -> list:
+    return list(LLMCall.objects.filter(run=run).order_by("id")
+                .values_list("tick", "agent__persona__key", "purpose", "raw_answer", "outcome", "detail"))
+
+
+def assert_same_run(ahead: Run, lock: Run) -> None:
+    assert transcript_sha256(ahead) == transcript_sha256(lock)
+    assert memory_sha256(ahead) == memory_sha256(lock)
+    assert _calls(ahead) == _calls(lock)
+    seqs = list(Event.objects.filter(run=ahead).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(len(seqs)))
+
+
+@pytest.mark.parametrize("scenario", ["1912", "edelweiss"])
+def test_an_offline_day_out_of_order_is_the_lock_step_day(scenario):
+    lock = advance(_run(scenario, 0, 480), 480, memory_inline=True)
+    ahead = advance(_run(scenario, 3, 480), 480, memory_inline=True)
+    assert_same_run(ahead, lock)
+    ahead.refresh_from_db()
+    lock.refresh_from_db()
+    assert lock.leads == {}  # lock-step never leads
+    assert 1 <= ahead.leads["max"] <= 3, "some agent ran ahead, never more than run_ahead ticks"
+    assert ahead.leads["n"] > 0 and ahead.leads["sum"] > 0
+
+
+def test_a_replay_out_of_order_repeats_the_recorded_run():
+    recorded = advance(_run("1912", 0, 60, malformed_rate=0.1), 60, memory_inline=True)
+    out = io.StringIO()
+    call_command("run_voyage", "--replay", str(recorded.pk), "--run-ahead", "4", stdout=out, stderr=io.StringIO())
+    figures = json.loads(out.getvalue())
+    replay = Run.objects.get(pk=figures["run_id"])
+    assert replay.run_ahead == 4 and replay.replay_of == recorded
+    assert figures["transcript_sha256"] == transcript_sha256(recorded)
+    assert figures["lead_max"] >= 1
+
+
+def test_against_a_server_whose_latencies_are_seeded_by_request():
+    """Answers come back in an order of their own (lognormal latencies, seeded by each request's
+    content); out of order or not, the same transcript."""
+    with FakeOpenAI(lognormal=(15, 0.8), seed=3) as server:
+        profile = ModelProfile.objects.create(name="fake", kind=ModelProfile.OPENAI, base_url=server.base_url,
+                                              model="fake-model", timeout_s=5, retries=1, concurrency=64)
+        runs = []
+        for run_ahead in (0, 2):
+            run = _run("1912", run_ahead, 40, profile=profile)
+            gateway = OpenAIGateway(GatewayConfig.from_profile(profile), backoff_base_s=0.005, backoff_cap_s=0.02)
+            runs.append(advance(run, 40, gateway=gateway))
+    lock, ahead = runs
+    assert transcript_sha256(ahead) == transcript_sha256(lock)
+    assert _calls(ahead) == _calls(lock)
+    ahead.refresh_from_db()
+    assert ahead.leads["max"] >= 1
+
+
+def test_an_intervention_scheduled_ahead_lands_at_its_tick():
+    """Agents that run ahead stop at the tick where an intervention waits; it lands there, and the
+    run goes on to lock-step's transcript."""
+    runs = []
+    for run_ahead in (0, 4):
+        run = _run("edelweiss", run_ahead, 90)
+        intervene(run, "room_event", "A bell rings through the house.", tick=45, room="kitchen", made_by="tester")
+        runs.append(advance(run, 90, memory_inline=True))
+    lock, ahead = runs
+    assert_same_run(ahead, lock)
+    landed = Event.objects.filter(run=ahead, text__contains="A bell rings").values_list("tick", flat=True)
+    assert list(landed) and set(landed) == {45}
+    ahead.refresh_from_db()
+    assert ahead.leads["max"] >= 1
+
+
+def test_a_budget_stops_out_of_order_at_a_committed_tick():
+    """What ran ahead of the tick where the budget ran out is not kept: the run pauses with every
+    committed tick whole, and resumes to lock-step's transcript."""
+    lock = advance(_run("1912", 0, 60), 60, memory_inline=True)
+    lock_budget = advance(_run("1912", 0, 60, budget_tokens=40_000), 60, memory_inline=True)
+    ahead = _run("1912", 3, 60, budget_tokens=40_000)
+    advance(ahead, 60, memory_inline=True)
+    ahead.refresh_from_db()
+    assert ahead.state == Run.PAUSED and 0 < ahead.tick < 60
+    assert ahead.tick == lock_budget.tick and ahead.pause_reason == lock_budget.pause_reason  # where lock-step stops
+    stopped = ahead.tick
+    assert not Event.objects.filter(run=ahead, tick__gte=stopped + 1).exists()
+    Run.objects.filter(pk=ahead.pk).update(budget_tokens=None, state=Run.QUEUED, pause_reason="")
+    ahead.refresh_from_db()
+    advance(ahead, 60, memory_inline=True)
+    assert transcript_sha256(ahead) == transcript_sha256(lock)

@@ -1,0 +1,410 @@
+"""The out-of-order schedule: in the simultaneous schedule, agents whose calls cannot affect each
+other stop waiting for each other, and the transcript is the one lock-step writes.
+
+Lock-step takes a tick's steps in an order (tick.py): wake, compaction check, prompt and call,
+resolution, attrition, reflections, dreams; within a step, the agents in the tick's seeded order.
+Every step of every agent has its place in that order, its key (tick, step, place). Here each agent
+goes through its own steps as soon as no step before it in that order could touch a room it
+touches: a step runs once every agent still behind it is too far away to matter — an agent with k
+resolutions still to make before that key may go k exits from where it stands, and be noticed one
+exit beyond (a shout, an arrival); world/rules/dependency.py has the rule. Two steps that touch a
+common room therefore run in lock-step's order, and everything one of them reads or writes is in
+the rooms it touches (the people there, their memories and ledgers, what lies about), so each step
+sees what it would have seen in lock-step.
+
+What lock-step's order alone would not keep:
+- Rows. Each tick has its TickWriter; a step writes with its key, and the commit puts the rows in
+  lock-step's order (TickWriter.key, Keyed). Ticks commit one at a time, in tick order, each when
+  every agent is past it; before an agent starts a tick, the writer of the one before keeps its row
+  and ledger as they stood (TickWriter.keep).
+- The database. A step that reads committed rows waits for the ticks before it to commit: a
+  prompt whose recalled rows would be searched, a hard compaction. An agent whose memory job a
+  tick asked for (compaction, dream) starts the next tick after that tick's commit, as in
+  lock-step, where jobs are fixed, and done inline, at the commit.
+- Barriers. Ticks that involve everyone (world/rules/dependency.py: overnight, spouse collision,
+  wind-down, nightfall, bulletin, interventions, a possible attrition rumour) run in lock-step
+  (tick.run_tick) once everyone has reached them; the reflections of the agents due at a tick run
+  together once every agent has passed that tick's attrition.
+- The lead. No agent starts a tick more than `run_ahead` ticks ahead of the slowest.
+
+Only committed ticks count: a run killed anywhere resumes at the first uncommitted tick, with the
+same transcript; work done ahead of it is done again.
+"""
+from __future__ import annotations
+
+from concurrent.futures import FIRST_COMPLETED, wait
+from dataclasses import dataclass, field
+from typing import Callable
+
+from memories.compaction import HARD, check_before_action, compaction_due_now
+from memories.context import hot_window, recall_cached, recall_terms
+from memories.dreams import dreams_tonight
+from memories.jobs import dreams_job
+from voyage.engine import steps
+from voyage.engine.tick import place
+from voyage.engine.world import RunWorld
+from voyage.engine.writer import TickWriter
+from voyage.gateway.base import Gateway
+from voyage.models import LLMCall
+from world.rules.actions import ActionFail, parse_action
+from world.rules.dependency import attrition_possible, barrier
+from world.time import is_overnight, plan_tick
+
+START, CHECK, PROMPT, RESOLVE, ATTRITION, REFLECT, END = range(1, 8)
+
+
+@dataclass(eq=False)
+class Cursor:
+    """Where one agent is: the tick it is in and its next step."""
+    agent: object
+    tick: int
+    step: int = START
+    place: tuple = ()
+    deciding: bool = False
+    asked: tuple | None = None  # (situation, request, future) while its action call is out or unresolved
+    why: str | None = None  # why it reflects this tick, while it waits for the tick's reflections
+    died_at: int | None = None
+    attrition_tick: int = -1  # the last tick whose attrition it has counted
+
+    @property
+    def key(self) -> tuple:
+        return self.tick, self.step, self.place
+
+    @property
+    def working(self) -> int:
+        """The tick it is in: one it has started, else the one before (which it has finished)."""
+        return self.tick if self.step > START else self.tick - 1
+
+    @property
+    def done(self) -> bool:
+        return self.died_at is not None and self.tick > self.died_at
+
+
+@dataclass
+class Stretch:
+    """Ticks from the run's tick up to the next barrier (or `until`), out of order."""
+    world: RunWorld
+    gateway: Gateway
+    run_ahead: int
+    until: int
+    memory: Callable
+    due: set[int]
+    on_commit: Callable[[TickWriter], bool]  # after each commit; False stops the stretch (a budget used up)
+    writers: dict[int, TickWriter] = field(default_factory=dict)
+    barriers: dict[int, str | None] = field(default_factory=dict)
+    reflected: set[int] = field(default_factory=set)
+    sleepers: dict[int, list] = field(default_factory=dict)
+    job_agents: dict[int, set[int]] = field(default_factory=dict)
+    balls: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
+    places: dict[tuple[int, int], tuple] = field(default_factory=dict)
+
+    def run(self) -> int:
+        """Run until everyone stands at the next barrier (or `until`) and every tick before it has
+        committed; returns the run's tick then."""
+        world, run = self.world, self.world.run
+        self.cursors = [Cursor(a, run.tick, attrition_tick=run.tick - 1)
+                        for a in sorted(world.living(), key=lambda a: a.persona.key)]
+        self.by_agent = {c.agent.id: c for c in self.cursors}
+        self.low = run.tick
+        self.stop = self.until
+        self.halted = False
+        world.memory.refresh()  # as a tick does when it starts: what the memory jobs wrote meanwhile
+        while True:
+            progressed = self._sweep()
+            if self.halted:
+                return run.tick
+            if self._commit_ready() or self._reflect_ready():
+                continue
+            if not progressed:
+                if run.tick >= self.stop:
+                    return run.tick
+                out = [c.asked[2] for c in self.cursors if c.asked and not c.asked[2].done()]
+                if not out:
+                    raise RuntimeError(f"run {run.pk}: the out-of-order schedule is stuck at tick {run.tick}: "
+                                       + "; ".join(f"{c.agent.persona.key} {c.key[:2]}" for c in self._active()))
+                wait(out, return_when=FIRST_COMPLETED)
+
+    # --- the loop ------------------------------------------------------------------------------
+    def _active(self) -> list[Cursor]:
+        return [c for c in self.cursors if not c.done]
+
+    def _sweep(self) -> bool:
+        progressed = False
+        active = self._active()
+        self.low = min((c.tick for c in active), default=self.world.run.tick)  # only grows: a stale one is safe
+        for c in sorted(active, key=lambda c: c.key):
+            while not c.done and self._step(c):
+                progressed = True
+        return progressed
+
+    def _step(self, c: Cursor) -> bool:
+        """Take the agent's next step if nothing before it stands in its way; False if it must wait."""
+        if self.halted:
+            return False
+        return {START: self._start, CHECK: self._check, PROMPT: self._prompt, RESOLVE: self._resolve,
+                ATTRITION: self._attrition, REFLECT: self._reflect, END: self._end}[c.step](c)
+
+    def _writer(self, c: Cursor, step: int) -> TickWriter:
+        w = self.writers.get(c.tick)
+        if w is None:
+            w = self.writers[c.tick] = TickWriter(self.world, c.tick)
+        w.key = (step, c.place)
+        w.tick = c.tick if step < REFLECT else plan_tick(c.tick, self.world.run.reflection_schedule).new_tick
+        return w
+
+    # --- the steps -----------------------------------------------------------------------------
+    def _start(self, c: Cursor) -> bool:
+        t, run = c.tick, self.world.run
+        if t >= self.stop or t > self.low + self.run_ahead:
+            return False
+        if self._barrier(t):
+            self.stop = t
+            return False
+        if c.agent.id in self.job_agents.get(t - 1, ()) and run.tick < t:
+            return False  # its memory job is fixed, and done inline, when tick t - 1 commits
+        c.place = self._place(c.agent, t)
+        if not self._clear(c, (t, START, c.place), {c.agent.location_id}):
+            return False
+        if (before := self.writers.get(t - 1)) is not None:
+            before.keep(c.agent)
+        steps.wake(self.world, self._writer(c, START), c.agent)
+        c.deciding = steps.decides(self.world, c.agent, t)
+        c.step = CHECK
+        return True
+
+    def _check(self, c: Cursor) -> bool:
+        if c.deciding:
+            key = (c.tick, CHECK, c.place)
+            if not self._clear(c, key, {c.agent.location_id}):
+                return False
+            if compaction_due_now(self.world, c.agent) == HARD and not self._hard_ready(c, key):
+                return False  # it compacts from the committed rows now, as in lock-step
+            w = self._writer(c, CHECK)
+            jobs = len(w.memory_jobs)
+            check_before_action(self.world, w, c.agent, self.gateway)
+            if len(w.memory_jobs) > jobs:
+                self.job_agents.setdefault(c.tick, set()).add(c.agent.id)
+        c.step = PROMPT
+        return True
+
+    def _hard_ready(self, c: Cursor, key: tuple) -> bool:
+        return self.world.run.tick >= c.tick and all(o.key >= key for o in self._active() if o is not c)
+
+    def _prompt(self, c: Cursor) -> bool:
+        if c.deciding:
+            a = c.agent
+            if not self._clear(c, (c.tick, PROMPT, c.place), {a.location_id}):
+                return False
+            if not self._recall_ready(c):
+                return False
+            takes_schema, dialect = self.gateway.action_shape(a.persona.key)
+            situation, request = steps.action_request(self.world, a, c.tick, schema=takes_schema, dialect=dialect)
+            c.asked = (situation, request, self.gateway.start(request))
+        c.step = RESOLVE
+        return True
+
+    def _recall_ready(self, c: Cursor) -> bool:
+        """A prompt that searches the agent's older rows needs them committed, as in lock-step: the
+        rows before its hot window, and the oldest row of the window itself (where the search starts)."""
+        world, a = self.world, c.agent
+        if recall_cached(world, a, tuple(recall_terms(world.situation(a)))):
+            return True
+        hot = hot_window(world, a)
+        oldest = hot[0] if hot else None
+        if oldest is None or oldest.id is not None or oldest.writer_tick is None or oldest.writer_tick >= c.tick:
+            return True
+        return world.run.tick > oldest.writer_tick
+
+    def _resolve(self, c: Cursor) -> bool:
+        a, world = c.agent, self.world
+        if c.asked is not None and not c.asked[2].done():
+            return False
+        touched = self._touches(c)
+        if not self._clear(c, (c.tick, RESOLVE, c.place), touched):
+            return False
+        w = self._writer(c, RESOLVE)
+        near = [o for rid in touched for o in world.occupants(rid)]
+        if c.asked is not None:
+            situation, request, call = c.asked
+            if a.alive:
+                steps.settle(world, w, a, situation, request, call.result())
+            else:
+                w.call(request, call.result(), LLMCall.SKIPPED, "died before the action resolved")
+            c.asked = None
+        elif a.alive:
+            steps.travel_or_collapse(world, w, a)
+        for o in near:
+            if not o.alive:
+                self._died(o, c.tick)
+        c.step = ATTRITION
+        return True
+
+    def _touches(self, c: Cursor) -> set[int]:
+        """The rooms the agent's resolution may touch, now that its answer is in."""
+        a, world = c.agent, self.world
+        room = a.location_id
+        if not a.alive:
+            return set()
+        if c.asked is None:
+            if a.destination_id is not None and not a.asleep:  # it walks on (travel_or_collapse)
+                nxt = world.graph.next_hop(room, a.destination_id)
+                return {room} if nxt is None else {room, nxt}
+            return {room}
+        answer = c.asked[2].result()
+        action = ActionFail("") if answer.failed else parse_action(answer.text)
+        if isinstance(action, ActionFail):
+            return {room}
+        if action.action_type == "move" or (action.action_type == "communicate" and action.volume == "shout"):
+            return set(self._ball(room, 1))
+        return {room}
+
+    def _died(self, o, tick: int) -> None:
+        c = self.by_agent.get(o.id)
+        if c is not None and c.died_at is None:
+            c.died_at = tick
+
+    def _attrition(self, c: Cursor) -> bool:
+        if c.agent.alive:
+            if not self._clear(c, (c.tick, ATTRITION, c.place), {c.agent.location_id}):
+                return False
+            if steps.alone_too_long(self.world, self._writer(c, ATTRITION), c.agent):
+                raise RuntimeError(f"run {self.world.run.pk}: an attrition rumour at tick {c.tick}, "
+                                   "which the schedule had not taken together")
+        c.attrition_tick = c.tick
+        c.step = REFLECT
+        return True
+
+    def _reflect(self, c: Cursor) -> bool:
+        if c.why is not None:
+            return c.tick in self.reflected and self._reflected(c)
+        if c.agent.alive:
+            # whether it is due reads its own row, which steps of this tick up to the attrition may change
+            if not self._clear(c, (c.tick, REFLECT, ()), {c.agent.location_id}):
+                return False
+            plan = plan_tick(c.tick, self.world.run.reflection_schedule)
+            c.why = steps.reflection_due(self.world, c.agent, plan.new_tick, plan)
+            if c.why is not None:
+                return True  # it waits for the tick's reflections (_reflect_ready)
+        c.step = END
+        return True
+
+    def _reflected(self, c: Cursor) -> bool:
+        c.why, c.step = None, END
+        return True
+
+    def _end(self, c: Cursor) -> bool:
+        a = c.agent
+        if a.alive and dreams_tonight(a, plan_tick(c.tick, self.world.run.reflection_schedule)):
+            self.sleepers.setdefault(c.tick, []).append([a.id, a.slept_since_tick])
+            self.job_agents.setdefault(c.tick, set()).add(a.id)
+        c.tick, c.step, c.place = c.tick + 1, START, ()
+        return True
+
+    # --- what involves everyone ------------------------------------------------------------------
+    def _reflect_ready(self) -> bool:
+        """The reflections of tick t run together once every agent has passed t's attrition."""
+        waiting = [c for c in self._active() if c.why is not None and c.tick not in self.reflected]
+        if not waiting:
+            return False
+        t = min(c.tick for c in waiting)
+        if any(o.key < (t, REFLECT, ()) or (o.tick == t and o.step == REFLECT and o.why is None)
+               for o in self._active()):
+            return False  # someone may yet be due
+        due = sorted((c for c in waiting if c.tick == t), key=lambda c: c.agent.persona.key)
+        w = self.writers[t]
+        w.key = (REFLECT, ())
+        plan = plan_tick(t, self.world.run.reflection_schedule)
+        w.tick = plan.new_tick
+        steps.reflections(self.world, w, self.gateway, plan, due=[(c.agent, c.why) for c in due])
+        self.reflected.add(t)
+        return True
+
+    def _commit_ready(self) -> bool:
+        world, run = self.world, self.world.run
+        t = run.tick
+        w = self.writers.get(t)
+        if w is None or any(c.tick <= t for c in self._active()):
+            return False
+        if sleepers := self.sleepers.pop(t, None):
+            w.key = (END + 1,)
+            w.tick = plan_tick(t, run.reflection_schedule).new_tick
+            w.memory_jobs.append(dreams_job(run.pk, w.tick, sorted(sleepers)))
+        del self.writers[t]
+        active = self._active()
+        slowest = min(c.tick for c in active)  # the tick the slowest agent is in, or is about to start
+        leads = {c.agent.persona.key: max(0, c.working - slowest) for c in active if c.agent.alive}
+        w.commit(t + 1, self.memory, run_fields={"leads": _leads(run.leads, leads)})
+        self.job_agents.pop(t, None)
+        world.memory.refresh()
+        plan = plan_tick(t, run.reflection_schedule)
+        if plan.digest:
+            steps.digest(world, w)
+        if not self.on_commit(w):
+            self.halted = True  # what ran ahead of this tick is thrown away with the world
+            return True
+        return True
+
+    def _barrier(self, t: int) -> bool:
+        if t not in self.barriers:
+            run = self.world.run
+            threshold = run.attrition_threshold
+            self.barriers[t] = barrier(
+                plan_tick(t, run.reflection_schedule), overnight=is_overnight(t), interventions_due=t in self.due,
+                attrition_due=any(attrition_possible(c.agent.attrition, t - c.attrition_tick, threshold)
+                                  for c in self._active() if c.agent.alive))
+        return self.barriers[t] is not None
+
+    # --- the rule --------------------------------------------------------------------------------
+    def _clear(self, c: Cursor, key: tuple, rooms: set[int]) -> bool:
+        """Can no step before `key`, of any agent still behind it, touch one of `rooms`?"""
+        if not rooms:
+            return True
+        radius = key[0] - self.low + 1  # no agent behind can reach further (_reach)
+        near = set().union(*(self._ball(r, radius) for r in rooms))
+        for rid in near:  # only those who stand near enough to matter (RunWorld.in_room: where each is)
+            for aid in self.world.in_room.get(rid, ()):
+                o = self.by_agent.get(aid)
+                if o is None or o is c or o.done or o.key >= key:
+                    continue
+                if self._reach(o, key) & rooms:
+                    return False
+        return True
+
+    def _reach(self, o: Cursor, key: tuple) -> frozenset[int]:
+        """Every room the agent's steps from where it is up to `key` may touch: k resolutions take it
+        at most k exits away, each touching one exit beyond where it stands."""
+        a = o.agent
+        first = o.tick if o.step <= RESOLVE else o.tick + 1
+        last = key[0] if key[1] > RESOLVE or (key[1] == RESOLVE and self._place(a, key[0]) < key[2]) else key[0] - 1
+        if a.asleep or not a.alive:
+            first = max(first, a.busy_until_tick if a.alive else last + 1)
+        return self._ball(a.location_id, max(0, last - first + 1))
+
+    def _ball(self, room: int, radius: int) -> frozenset[int]:
+        ball = self.balls.get((room, radius))
+        if ball is None:
+            ball = {room}
+            edge = {room}
+            for _ in range(radius):
+                edge = {n for r in edge for n in self.world.graph.neighbours[r]} - ball
+                ball |= edge
+            ball = self.balls[(room, radius)] = frozenset(ball)
+        return ball
+
+    def _place(self, agent, tick: int) -> tuple:
+        k = (agent.id, tick)
+        p = self.places.get(k)
+        if p is None:
+            p = self.places[k] = place(self.world.seed, tick, agent.persona.key)
+            if len(self.places) > 50_000:
+                self.places.clear()
+                self.places[k] = p
+        return p
+
+
+def _leads(before: dict, now: dict) -> dict:
+    """The run's `leads`: each agent's lead at this commit, and the sum, count and maximum of all."""
+    before = before or {}
+    values = list(now.values())
+    return {"now": now, "sum": before.get("sum", 0) + sum(values), "n": before.get("n", 0) + len(values),
+            "max": max([before.get("max", 0), *values])}
