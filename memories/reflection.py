@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from memories.identity import identity_text
 from memories.writing import IMPORTANCE, messages
-from voyage.gateway.base import IMPORTANCE as IMPORTANCE_PURPOSE, ModelRequest
+from voyage.gateway.base import IMPORTANCE as IMPORTANCE_PURPOSE, ModelRequest, answered
 from voyage.gateway.hints import RowsHints
 from voyage.models import LLMCall
 
@@ -21,11 +21,16 @@ def depth_of(evidence) -> int:
 
 def score_importance(world, w, gateway, written) -> list[int]:
     """One batched IMPORTANCE call per reflection text; an unusable answer scores the default."""
+    return answered(scoring(world, w, written), gateway)
+
+
+def scoring(world, w, written):
+    """`score_importance` as steps (voyage.gateway.base.answered)."""
     requests = [ModelRequest(purpose=IMPORTANCE_PURPOSE, messages=messages(identity_text(a, world), IMPORTANCE, [text]),
                              tick=w.tick, agent_id=a.id, agent_key=a.persona.key,
                              hints=RowsHints(rows=((w.tick, "reflection", 0, text),)))
                 for a, text in written]
-    answers = gateway.complete_many(requests) if requests else []
+    answers = (yield requests) if requests else []
     scores = []
     for request, answer in zip(requests, answers):
         score = parse_importance(answer.text)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from memories.identity import identity_text
 from memories.models import TrustHistory
 from memories.writing import TRUST, messages
-from voyage.gateway.base import TRUST as TRUST_PURPOSE, ModelRequest
+from voyage.gateway.base import TRUST as TRUST_PURPOSE, ModelRequest, answered
 from voyage.gateway.hints import TrustHints
 from voyage.gateway.json_extract import parse_json_object
 from voyage.models import LLMCall
@@ -38,6 +38,11 @@ def entries_by_agent(world) -> dict[int, list]:
 
 def assess(world, w, gateway, agents, lines_of) -> int:
     """`lines_of(agent)` gives the agent's own memory texts to draw on. Returns the entries judged."""
+    return answered(assessing(world, w, agents, lines_of), gateway)
+
+
+def assessing(world, w, agents, lines_of):
+    """`assess` as steps (voyage.gateway.base.answered): yields its calls, is sent their answers."""
     asked = []
     entries_of = entries_by_agent(world)
     for a in agents:
@@ -57,7 +62,7 @@ def assess(world, w, gateway, agents, lines_of) -> int:
         request = ModelRequest(purpose=TRUST_PURPOSE, messages=messages(identity_text(a, world), TRUST, blocks),
                                tick=w.tick, agent_id=a.id, agent_key=a.persona.key, hints=TrustHints(tuple(others)))
         asked.append((a, entries, request))
-    answers = gateway.complete_many([r for _, _, r in asked]) if asked else []
+    answers = (yield [r for _, _, r in asked]) if asked else []
     judged = 0
     for (a, entries, request), answer in zip(asked, answers):
         verdicts = parse_verdicts(answer.text, [world.agents[e.other_id].persona.display_name for e in entries])

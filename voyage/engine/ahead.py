@@ -23,8 +23,10 @@ What lock-step's order alone would not keep:
   lock-step, where jobs are fixed, and done inline, at the commit.
 - Barriers. Ticks that involve everyone (world/rules/dependency.py: overnight, spouse collision,
   wind-down, nightfall, bulletin, interventions, a possible attrition rumour) run in lock-step
-  (tick.run_tick) once everyone has reached them; the reflections of the agents due at a tick run
-  together once every agent has passed that tick's attrition.
+  (tick.run_tick) once everyone has reached them.
+- Reflections. An agent due to reflect does so alone, its three rounds of calls going out as the
+  last came back (steps.reflecting), while the others go on; its rows are staged so that the
+  commit puts them in a batch's order.
 - The lead. No agent starts a tick more than `run_ahead` ticks ahead of the slowest.
 
 Only committed ticks count: a run killed anywhere resumes at the first uncommitted tick, with the
@@ -62,13 +64,20 @@ class Cursor:
     place: tuple = ()
     deciding: bool = False
     asked: tuple | None = None  # (situation, request, future) while its action call is out or unresolved
-    why: str | None = None  # why it reflects this tick, while it waits for the tick's reflections
+    reflecting: tuple | None = None  # (its reflection's steps, the calls out, the writer's key) while it reflects
+    turn: tuple | None = None  # what its resolution touches, once its answer is in (Stretch._turn)
     died_at: int | None = None
     attrition_tick: int = -1  # the last tick whose attrition it has counted
 
     @property
     def key(self) -> tuple:
         return self.tick, self.step, self.place
+
+    def calls_out(self) -> list:
+        out = [self.asked[2]] if self.asked else []
+        if self.reflecting and self.reflecting[1]:
+            out += self.reflecting[1]
+        return [f for f in out if not f.done()]
 
     @property
     def working(self) -> int:
@@ -92,7 +101,6 @@ class Stretch:
     on_commit: Callable[[TickWriter], bool]  # after each commit; False stops the stretch (a budget used up)
     writers: dict[int, TickWriter] = field(default_factory=dict)
     barriers: dict[int, str | None] = field(default_factory=dict)
-    reflected: set[int] = field(default_factory=set)
     sleepers: dict[int, list] = field(default_factory=dict)
     job_agents: dict[int, set[int]] = field(default_factory=dict)
     balls: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
@@ -113,12 +121,12 @@ class Stretch:
             progressed = self._sweep()
             if self.halted:
                 return run.tick
-            if self._commit_ready() or self._reflect_ready():
+            if self._commit_ready():
                 continue
             if not progressed:
                 if run.tick >= self.stop:
                     return run.tick
-                out = [c.asked[2] for c in self.cursors if c.asked and not c.asked[2].done()]
+                out = [f for c in self.cursors for f in c.calls_out()]
                 if not out:
                     raise RuntimeError(f"run {run.pk}: the out-of-order schedule is stuck at tick {run.tick}: "
                                        + "; ".join(f"{c.agent.persona.key} {c.key[:2]}" for c in self._active()))
@@ -233,30 +241,46 @@ class Stretch:
             c.asked = None
         elif a.alive:
             steps.travel_or_collapse(world, w, a)
+        c.turn = None
         for o in near:
             if not o.alive:
                 self._died(o, c.tick)
         c.step = ATTRITION
         return True
 
-    def _touches(self, c: Cursor) -> set[int]:
+    def _touches(self, c: Cursor) -> frozenset[int]:
         """The rooms the agent's resolution may touch, now that its answer is in."""
+        return self._turn(c)[0]
+
+    def _turn(self, c: Cursor) -> tuple[frozenset[int], bool]:
+        """The rooms the agent's resolution may touch, now that its answer is in, and whether it
+        stays where it is. Kept on the cursor until it resolves (nothing it reads changes before:
+        everything that could is in those rooms, and waits for it)."""
+        if c.turn is not None:
+            return c.turn
         a, world = c.agent, self.world
         room = a.location_id
         if not a.alive:
-            return set()
-        if c.asked is None:
+            turn = frozenset(), True
+        elif c.asked is None:
             if a.destination_id is not None and not a.asleep:  # it walks on (travel_or_collapse)
                 nxt = world.graph.next_hop(room, a.destination_id)
-                return {room} if nxt is None else {room, nxt}
-            return {room}
-        answer = c.asked[2].result()
-        action = ActionFail("") if answer.failed else parse_action(answer.text)
-        if isinstance(action, ActionFail):
-            return {room}
-        if action.action_type == "move" or (action.action_type == "communicate" and action.volume == "shout"):
-            return set(self._ball(room, 1))
-        return {room}
+                turn = frozenset({room} if nxt is None else {room, nxt}), False
+            else:
+                turn = frozenset({room}), True
+        else:
+            answer = c.asked[2].result()
+            action = ActionFail("") if answer.failed else parse_action(answer.text)
+            if isinstance(action, ActionFail):
+                turn = frozenset({room}), True
+            elif action.action_type == "move":
+                turn = self._ball(room, 1), False
+            elif action.action_type == "communicate" and action.volume == "shout":
+                turn = self._ball(room, 1), True
+            else:
+                turn = frozenset({room}), True
+        c.turn = turn
+        return turn
 
     def _died(self, o, tick: int) -> None:
         c = self.by_agent.get(o.id)
@@ -275,21 +299,35 @@ class Stretch:
         return True
 
     def _reflect(self, c: Cursor) -> bool:
-        if c.why is not None:
-            return c.tick in self.reflected and self._reflected(c)
-        if c.agent.alive:
+        if c.reflecting is not None:
+            return self._reflect_on(c)
+        a = c.agent
+        if a.alive:
             # whether it is due reads its own row, which steps of this tick up to the attrition may change
-            if not self._clear(c, (c.tick, REFLECT, ()), {c.agent.location_id}):
+            if not self._clear(c, (c.tick, REFLECT, ()), {a.location_id}):
                 return False
             plan = plan_tick(c.tick, self.world.run.reflection_schedule)
-            c.why = steps.reflection_due(self.world, c.agent, plan.new_tick, plan)
-            if c.why is not None:
-                return True  # it waits for the tick's reflections (_reflect_ready)
+            why = steps.reflection_due(self.world, a, plan.new_tick, plan)
+            if why is not None:  # its three rounds of calls, as they come back (steps.reflecting)
+                w = self._writer(c, REFLECT)
+                w.key = (REFLECT, 0, a.persona.key)  # a batch's order: by persona key, within each stage
+                c.reflecting = (steps.reflecting(self.world, w, [(a, why)]), None, w.key)
+                return self._reflect_on(c)
         c.step = END
         return True
 
-    def _reflected(self, c: Cursor) -> bool:
-        c.why, c.step = None, END
+    def _reflect_on(self, c: Cursor) -> bool:
+        steps_, out, key = c.reflecting
+        if out is not None and not all(f.done() for f in out):
+            return False
+        w = self._writer(c, REFLECT)
+        w.key = key
+        try:
+            requests = next(steps_) if out is None else steps_.send([f.result() for f in out])
+        except StopIteration:
+            c.reflecting, c.step = None, END
+            return True
+        c.reflecting = (steps_, [self.gateway.start(r) for r in requests], w.key)
         return True
 
     def _end(self, c: Cursor) -> bool:
@@ -301,24 +339,6 @@ class Stretch:
         return True
 
     # --- what involves everyone ------------------------------------------------------------------
-    def _reflect_ready(self) -> bool:
-        """The reflections of tick t run together once every agent has passed t's attrition."""
-        waiting = [c for c in self._active() if c.why is not None and c.tick not in self.reflected]
-        if not waiting:
-            return False
-        t = min(c.tick for c in waiting)
-        if any(o.key < (t, REFLECT, ()) or (o.tick == t and o.step == REFLECT and o.why is None)
-               for o in self._active()):
-            return False  # someone may yet be due
-        due = sorted((c for c in waiting if c.tick == t), key=lambda c: c.agent.persona.key)
-        w = self.writers[t]
-        w.key = (REFLECT, ())
-        plan = plan_tick(t, self.world.run.reflection_schedule)
-        w.tick = plan.new_tick
-        steps.reflections(self.world, w, self.gateway, plan, due=[(c.agent, c.why) for c in due])
-        self.reflected.add(t)
-        return True
-
     def _commit_ready(self) -> bool:
         world, run = self.world, self.world.run
         t = run.tick
@@ -378,6 +398,10 @@ class Stretch:
         last = key[0] if key[1] > RESOLVE or (key[1] == RESOLVE and self._place(a, key[0]) < key[2]) else key[0] - 1
         if a.asleep or not a.alive:
             first = max(first, a.busy_until_tick if a.alive else last + 1)
+        if first == o.tick <= last and o.step == RESOLVE and (o.asked is None or o.asked[2].done()):
+            touched, stays = self._turn(o)  # its answer is in: what its resolution touches is known
+            if stays:
+                return touched | self._ball(a.location_id, last - first)
         return self._ball(a.location_id, max(0, last - first + 1))
 
     def _ball(self, room: int, radius: int) -> frozenset[int]:

@@ -11,7 +11,7 @@ from memories.diary import rows_of_day, write_diaries
 from voyage.engine.resolve import approach, fall_asleep, hop, resolve_action
 from voyage.engine.world import RunWorld
 from voyage.engine.writer import TickWriter
-from voyage.gateway.base import ACTION, BULLETIN, REFLECTION, Gateway, ModelRequest
+from voyage.gateway.base import ACTION, BULLETIN, REFLECTION, Gateway, ModelRequest, answered
 from voyage.gateway.hints import ActionHints, TextHints
 from voyage.gateway.prompts import prompt_text
 from voyage.models import Event, LLMCall
@@ -220,6 +220,13 @@ def reflections(world: RunWorld, w: TickWriter, gateway: Gateway, plan, due: lis
     if due is None:
         due = [(a, why) for a in sorted(world.living(), key=lambda a: a.persona.key)
                if (why := reflection_due(world, a, w.tick, plan))]
+    answered(reflecting(world, w, due), gateway)
+
+
+def reflecting(world: RunWorld, w: TickWriter, due: list):
+    """`reflections` as steps (voyage.gateway.base.answered): three rounds of calls. Its rows are
+    written in stages (TickWriter.stage), so that agents reflecting one by one, out of order, leave
+    them in the order of a batch."""
     requests, evidence = [], []
     for a, why in due:
         shown = hot_window(world, a)  # the rows the prompt shows are the reflection's evidence
@@ -228,8 +235,9 @@ def reflections(world: RunWorld, w: TickWriter, gateway: Gateway, plan, due: lis
         requests.append(ModelRequest(purpose=REFLECTION, messages=messages, tick=w.tick, agent_id=a.id,
                                      agent_key=a.persona.key, hints=TextHints(tuple(lines))))
         evidence.append(shown)
-    answers = gateway.complete_many(requests) if requests else []
+    answers = (yield requests) if requests else []
     written = []
+    w.stage(0)
     for (a, why), request, answer, shown in zip(due, requests, answers, evidence):
         a.last_reflection_tick = w.tick
         a.reflection_pending = ""
@@ -242,14 +250,17 @@ def reflections(world: RunWorld, w: TickWriter, gateway: Gateway, plan, due: lis
         if not text.startswith("[reflection]"):
             text = "[reflection] " + text
         written.append((a, why, request, answer, shown, text))
-    scores = reflection.score_importance(world, w, gateway, [(a, text) for a, _, _, _, _, text in written])
+    w.stage(1)
+    scores = yield from reflection.scoring(world, w, [(a, text) for a, _, _, _, _, text in written])
+    w.stage(2)
     for (a, why, request, answer, shown, text), score in zip(written, scores):
         reflection.remember(w, a, text, score, shown)
         a.importance_accumulator = 0
         w.call(request, answer, LLMCall.OK, why)
         w.event("reflection", actor=a, room_id=a.location_id, text=why)
     # trust calls (reasoning on) for the people each reflecting agent dealt with, from its hot window
-    trust.assess(world, w, gateway, [a for a, *_ in written], lambda a: [h.text for h in hot_window(world, a)])
+    w.stage(3)
+    yield from trust.assessing(world, w, [a for a, *_ in written], lambda a: [h.text for h in hot_window(world, a)])
 
 
 # --- 6. wind-down --------------------------------------------------------------------------

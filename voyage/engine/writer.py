@@ -113,6 +113,13 @@ class TickWriter:
             entry.known_by_name = True
         return entry
 
+    def stage(self, n: int) -> None:
+        """A step that writes in stages (the reflections) says which its next rows belong to: out of
+        order, one agent's stages are written apart, and sorted into a batch's order on commit. Under
+        lock-step the key stays ()."""
+        if self.key:
+            self.key = (self.key[0], n, *self.key[2:])
+
     def changed(self, entry: TrustEntry) -> None:
         """An existing ledger entry changed this tick (one this tick opened is inserted whole). An
         entry opened by an earlier tick that has not committed yet has no id: it is updated by its

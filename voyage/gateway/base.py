@@ -6,6 +6,7 @@ the engine never knows which one it talks to.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Generator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
@@ -101,3 +102,15 @@ class Gateway(ABC):
 
     def close(self) -> None:
         pass
+
+
+def answered(steps: Generator, gateway: Gateway):
+    """Run `steps` to its end on the gateway: a generator that yields the batches of requests it
+    needs answered and is sent their answers (the out-of-order schedule, voyage/engine/ahead.py,
+    sends them when they are in, without waiting); its return value."""
+    try:
+        requests = next(steps)
+        while True:
+            requests = steps.send(gateway.complete_many(requests))
+    except StopIteration as done:
+        return done.value
