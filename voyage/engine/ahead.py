@@ -171,7 +171,8 @@ class Stretch:
         if c.agent.id in self.job_agents.get(t - 1, ()) and run.tick < t:
             return False  # its memory job is fixed, and done inline, when tick t - 1 commits
         c.place = self._place(c.agent, t)
-        if not self._clear(c, (t, START, c.place), {c.agent.location_id}):
+        wakes = c.agent.asleep and c.agent.busy_until_tick <= t  # steps.wake
+        if not self._clear(c, (t, START, c.place), {c.agent.location_id}, wakes):
             return False
         if (before := self.writers.get(t - 1)) is not None:
             before.keep(c.agent)
@@ -375,7 +376,7 @@ class Stretch:
         return self.barriers[t] is not None
 
     # --- the rule --------------------------------------------------------------------------------
-    def _clear(self, c: Cursor, key: tuple, rooms: set[int]) -> bool:
+    def _clear(self, c: Cursor, key: tuple, rooms: set[int], wakes: bool = False) -> bool:
         """Can no step before `key`, of any agent still behind it, touch one of `rooms`?"""
         if not rooms:
             return True
@@ -386,23 +387,40 @@ class Stretch:
                 o = self.by_agent.get(aid)
                 if o is None or o is c or o.done or o.key >= key:
                     continue
-                if self._reach(o, key) & rooms:
+                if self._reach(o, key, wakes) & rooms:
                     return False
         return True
 
-    def _reach(self, o: Cursor, key: tuple) -> frozenset[int]:
-        """Every room the agent's steps from where it is up to `key` may touch: k resolutions take it
-        at most k exits away, each touching one exit beyond where it stands."""
+    def _reach(self, o: Cursor, key: tuple, wakes: bool = False) -> frozenset[int]:
+        """The rooms where the agent's steps from where it is up to `key` may touch what the step at
+        `key` reads or writes (`wakes`: that step is a start that wakes its agent). k resolutions take
+        it at most k exits away, each touching one exit beyond where it stands. With none, it stays
+        where it is, and only a resolution there, or a prompt there and someone waking, can tell
+        which came first: its other steps read and write its own row and memory, which only a
+        resolution of someone else's changes."""
         a = o.agent
         first = o.tick if o.step <= RESOLVE else o.tick + 1
         last = key[0] if key[1] > RESOLVE or (key[1] == RESOLVE and self._place(a, key[0]) < key[2]) else key[0] - 1
         if a.asleep or not a.alive:
             first = max(first, a.busy_until_tick if a.alive else last + 1)
-        if first == o.tick <= last and o.step == RESOLVE and (o.asked is None or o.asked[2].done()):
+        if first > last:  # no resolution of its own before `key`
+            step = key[1]
+            if step == RESOLVE or (step == PROMPT and a.asleep and self._has(o, key, START)) \
+                    or (wakes and self._has(o, key, PROMPT)):
+                return frozenset((a.location_id,))
+            return frozenset()
+        if first == o.tick and o.step == RESOLVE and (o.asked is None or o.asked[2].done()):
             touched, stays = self._turn(o)  # its answer is in: what its resolution touches is known
             if stays:
                 return touched | self._ball(a.location_id, last - first)
-        return self._ball(a.location_id, max(0, last - first + 1))
+        return self._ball(a.location_id, last - first + 1)
+
+    def _has(self, o: Cursor, key: tuple, step: int) -> bool:
+        """Is one of the agent's steps from where it is up to `key` a `step`?"""
+        for tick in range(o.tick, key[0] + 1):
+            if (tick > o.tick or o.step <= step) and (tick, step, self._place(o.agent, tick)) < key:
+                return True
+        return False
 
     def _ball(self, room: int, radius: int) -> frozenset[int]:
         ball = self.balls.get((room, radius))
