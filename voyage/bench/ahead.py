@@ -35,7 +35,6 @@ from voyage.engine.world import RunWorld
 from voyage.gateway.base import ACTION
 from voyage.gateway.offline import OfflineModel
 from voyage.models import Run
-from world.models import Scenario
 from world.rules.dependency import Turn, attrition_possible, barrier, turn_of, within_reach
 from world.time import is_overnight, plan_tick
 
@@ -53,6 +52,7 @@ class AgentTick:
     rounds: tuple[str, ...] = ()  # its other calls this tick, by purpose, in the order they were made
     memory_job: bool = False  # a compaction or dream job of its runs after this tick commits
     attrition: int = 0  # its attrition counter when the tick began
+    key: str = ""  # its persona key, which seeds its latencies (the same in any database)
 
 
 @dataclass
@@ -84,9 +84,11 @@ def fake_server_policy(seed: int):
     return FakeServerPolicy(seed)
 
 
-def trace(scenario: str, ticks: int, seed: int = 1912,
-          policy: str = "offline") -> tuple[list[TickTrace], dict[int, list[int]], int]:
-    run = create_run(Scenario.objects.get(slug=scenario), seed=seed, schedule=Run.SIMULTANEOUS, target_ticks=ticks)
+def trace(scenario: str, ticks: int, seed: int = 1912, policy: str = "offline",
+          agents: int | None = None) -> tuple[list[TickTrace], dict[int, list[int]], int]:
+    from voyage.bench.scale import grown_scenario
+
+    run = create_run(grown_scenario(scenario, agents), seed=seed, schedule=Run.SIMULTANEOUS, target_ticks=ticks)
     gateway = gateway_for(run) if policy == "offline" else fake_server_policy(seed)
     world = RunWorld(run)
     traced = []
@@ -121,7 +123,8 @@ def trace(scenario: str, ticks: int, seed: int = 1912,
                 t.agents[aid] = AgentTick(room=room, order=order.get(aid, len(order)), pending=aid in actions,
                                           walk=tuple(walked.get(aid, ())),
                                           shout_into=shouted.get(aid, ()), rounds=tuple(rounds.get(aid, ())),
-                                          memory_job=aid in jobs, attrition=attrition)
+                                          memory_job=aid in jobs, attrition=attrition,
+                                          key=world.agents[aid].persona.key)
             traced.append(t)
             w.commit(w.start_tick + 1, lambda jobs: run_inline(jobs, gateway))
     finally:
@@ -130,7 +133,7 @@ def trace(scenario: str, ticks: int, seed: int = 1912,
 
 
 # --- the two clocks --------------------------------------------------------------------------
-def latency(seed: int, agent: int | None, tick: int, purpose: str, n: int, median_s: float, sigma: float) -> float:
+def latency(seed: int, agent: str | None, tick: int, purpose: str, n: int, median_s: float, sigma: float) -> float:
     digest = hashlib.sha256(f"{seed}:{agent}:{tick}:{purpose}:{n}".encode()).digest()
     u1 = (int.from_bytes(digest[:8], "big") + 1) / (2 ** 64 + 1)
     u2 = int.from_bytes(digest[8:16], "big") / 2 ** 64
@@ -140,9 +143,9 @@ def latency(seed: int, agent: int | None, tick: int, purpose: str, n: int, media
 
 def _draws(t: TickTrace, seed: int, median_s: float, sigma: float):
     """Per agent: its action call's latency (0 without one) and its later calls' latencies in order."""
-    action = {aid: latency(seed, aid, t.tick, "action", 0, median_s, sigma) if at.pending else 0.0
+    action = {aid: latency(seed, at.key, t.tick, "action", 0, median_s, sigma) if at.pending else 0.0
               for aid, at in t.agents.items()}
-    later = {aid: [latency(seed, aid, t.tick, p, n, median_s, sigma) for n, p in enumerate(at.rounds)]
+    later = {aid: [latency(seed, at.key, t.tick, p, n, median_s, sigma) for n, p in enumerate(at.rounds)]
              for aid, at in t.agents.items()}
     shared = [latency(seed, None, t.tick, p, n, median_s, sigma) for n, p in enumerate(t.shared_rounds)]
     return action, later, shared
@@ -243,8 +246,9 @@ def _turns(t: TickTrace, neighbours) -> dict[int, tuple[Turn, Turn]]:
 
 
 # --- the command -------------------------------------------------------------------------------
-def inner(scenario: str, ticks: int, median_ms: float, sigma: float, policy: str = "offline", seed: int = 1912) -> dict:
-    traced, neighbours, threshold = trace(scenario, ticks, seed, policy)
+def inner(scenario: str, ticks: int, median_ms: float, sigma: float, policy: str = "offline", seed: int = 1912,
+          agents: int | None = None) -> dict:
+    traced, neighbours, threshold = trace(scenario, ticks, seed, policy, agents)
     ceilings = {}
     clock = {}
     for ahead in RUN_AHEAD:
@@ -278,13 +282,15 @@ def _figures(c: Clocks, ticks: int) -> dict:
             "ratio": round(c.lockstep_s / c.out_of_order_s, 3) if c.out_of_order_s else None}
 
 
-def outer(scenario: str, ticks: int, median_ms: float, sigma: float, policy: str = "offline") -> dict:
+def outer(scenario: str, ticks: int, median_ms: float, sigma: float, policy: str = "offline",
+          agents: int | None = None) -> dict:
     import json
     import subprocess
 
+    grown = ["--agents", str(agents)] if agents else []
     with ScratchDB("sqlite") as db:
         done = subprocess.run(MANAGE + ["bench", "ahead", "--inner", "--scenario", scenario, "--ticks", str(ticks),
-                                        "--latency", f"lognormal:{median_ms:g}:{sigma:g}", "--policy", policy],
+                                        "--latency", f"lognormal:{median_ms:g}:{sigma:g}", "--policy", policy, *grown],
                               env=db.env(), cwd=ROOT, capture_output=True, text=True, timeout=3600)
     if done.returncode != 0:
         raise RuntimeError(f"bench ahead failed:\n{done.stderr[-4000:]}")

@@ -11,12 +11,19 @@ latency each), so those ticks are left out of the mean and counted in other_tick
 of every tick in *_all_ticks_s. Then speedup, and tick_over_latency: the simultaneous action tick
 over one call's latency, whose floor is 1.
 
-With `--latency lognormal:MEDIAN_MS:SIGMA` (lognormal_outer) the server answers each call after a
-latency drawn from that lognormal, seeded by the request's content (the same call waits the same
-time in every run), and the simultaneous schedule runs the ticks of 1912 once: it prints the wall
-seconds per simulated hour (20 ticks), tick_over_latency (wall seconds per tick over the median),
-the share of the agents' time with a call out, and the latencies met (docs/out-of-order.md). What
-an out-of-order schedule could make of the same ticks: `bench ahead`.
+Then the same ticks out of order (run_ahead 2, voyage/engine/ahead.py): ahead_wall_s, its
+ahead_over_lock_step (the lock-step simultaneous wall over it; at a constant latency there is little
+to gain, and it must not be below 1 by more than noise) and same_transcript.
+
+With `--latency lognormal:MEDIAN_MS:SIGMA` (lognormal_outer) the ticks run lock-step and then out of
+order with `--run-ahead` (2): per run the wall seconds per simulated hour (20 ticks), CPU seconds of
+this process, the share of the agents' time with a call out and of the wall time with none
+(docs/out-of-order.md); ahead_over_lock_step, same_transcript, and the out-of-order run's mean and
+maximum lead. The answers: the server's (`--policy fake-server`, the default), each after a latency
+drawn from that lognormal, seeded by the request's content (the same call waits the same time in
+every run); or with `--policy offline` the offline policy's, each after the latency `bench ahead`
+draws for it (voyage/bench/latent.py), so that `bench ahead` with the same scenario computes the
+ceiling of the very same trace. `--scenario` and `--agents` (a grown copy) choose the world.
 
 gateway_floor_over_latency: the last timed tick's action prompts sent again, all at once, through
 the same gateway with no engine work around them (the median of 5 rounds after a warm-up), over one
@@ -35,6 +42,8 @@ import time
 from pathlib import Path
 
 from voyage.bench.fake_openai_server import parse_latency
+from voyage.bench.latent import Latent
+from voyage.bench.scale import grown_scenario
 from voyage.calls.factory import gateway_for
 from voyage.engine.runner import advance, create_run, transcript_sha256
 from voyage.gateway.base import ACTION, ModelRequest
@@ -46,14 +55,20 @@ from world.time import MINUTES_PER_TICK
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = ROOT / "voyage" / "bench" / "fake_openai_server.py"
 TICKS_PER_HOUR = 60 // MINUTES_PER_TICK  # 20: a simulated hour
+AHEAD = 2  # the constant-latency benchmark's out-of-order run: the default run_ahead
 
 
 def outer(latency_ms: float, ticks: int) -> dict:
     return _with_server(["--latency-ms", str(latency_ms)], ["--latency-ms", str(latency_ms), "--ticks", str(ticks)])
 
 
-def lognormal_outer(latency: str, ticks: int) -> dict:
-    return _with_server(["--latency", latency], ["--latency", latency, "--ticks", str(ticks)])
+def lognormal_outer(latency: str, ticks: int, run_ahead: int = 2, scenario: str = "1912", agents: int | None = None,
+                    policy: str = "fake-server") -> dict:
+    inner_args = ["--latency", latency, "--ticks", str(ticks), "--run-ahead", str(run_ahead), "--scenario", scenario,
+                  "--policy", policy, *(["--agents", str(agents)] if agents else [])]
+    if policy == "fake-server":
+        return _with_server(["--latency", latency], inner_args)
+    return _fresh_db(inner_args, None)
 
 
 def _with_server(server_args: list[str], inner_args: list[str]) -> dict:
@@ -63,16 +78,22 @@ def _with_server(server_args: list[str], inner_args: list[str]) -> dict:
         base_url = server.stdout.readline().strip()
         if not base_url.startswith("http"):
             raise RuntimeError(f"the fake chat-completions server did not start (said {base_url!r})")
-        with tempfile.TemporaryDirectory() as tmp:
-            env = {**os.environ, "DATABASE_URL": f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"}
-            manage = [sys.executable, str(ROOT / "manage.py")]
-            subprocess.run(manage + ["migrate", "-v", "0"], env=env, check=True)
-            out = subprocess.run(manage + ["bench", "concurrency", "--inner", *inner_args, "--base-url", base_url],
-                                 env=env, check=True, capture_output=True, text=True).stdout
-            return json.loads(out.strip().splitlines()[-1])
+        return _fresh_db(inner_args, base_url)
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def _fresh_db(inner_args: list[str], base_url: str | None) -> dict:
+    """The inner benchmark in a process of its own, on a fresh SQLite database."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "DATABASE_URL": f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"}
+        manage = [sys.executable, str(ROOT / "manage.py")]
+        subprocess.run(manage + ["migrate", "-v", "0"], env=env, check=True)
+        server = ["--base-url", base_url] if base_url else []
+        out = subprocess.run(manage + ["bench", "concurrency", "--inner", *inner_args, *server],
+                             env=env, check=True, capture_output=True, text=True).stdout
+        return json.loads(out.strip().splitlines()[-1])
 
 
 def inner(latency_ms: float, ticks: int, base_url: str) -> dict:
@@ -80,12 +101,20 @@ def inner(latency_ms: float, ticks: int, base_url: str) -> dict:
                                           model="fake", concurrency=64, timeout_s=30, retries=2)
     figures = {"bench": "concurrency", "latency_ms": latency_ms, "ticks": ticks}
     calls = {}
-    for schedule in (Run.SEQUENTIAL, Run.SIMULTANEOUS):
-        run = create_run(Scenario.objects.get(slug="1912"), seed=1912, schedule=schedule, target_ticks=ticks + 2,
-                         profile=profile)
-        stamps = []
+    for schedule, run_ahead in ((Run.SEQUENTIAL, 0), (Run.SIMULTANEOUS, 0), (Run.SIMULTANEOUS, AHEAD)):
         began = time.perf_counter()
+        run = create_run(Scenario.objects.get(slug="1912"), seed=1912, schedule=schedule, target_ticks=ticks + 2,
+                         profile=profile, run_ahead=run_ahead)
+        if run_ahead:  # out of order: ticks commit in bursts, so only the whole run's wall time means anything
+            advance(run, ticks + 2)
+            figures["ahead_wall_s"] = round(time.perf_counter() - began, 3)
+            figures["ahead_over_lock_step"] = round(figures["simultaneous_wall_s"] / figures["ahead_wall_s"], 3)
+            figures["same_transcript"] = transcript_sha256(run) == lock_step_sha
+            break
+        stamps = []
         advance(run, ticks + 2, on_tick=lambda tick: stamps.append(time.perf_counter()))
+        figures[f"{schedule}_wall_s"] = round(time.perf_counter() - began, 3)
+        lock_step_sha = transcript_sha256(run)
         took = dict(zip(range(2, ticks + 2), (b - a for a, b in zip(stamps[1:], stamps[2:]))))  # ticks 2 .. ticks + 1
         # a call is recorded with the tick it belongs to: those after a tick's actions (reflections and
         # the rest) with the next one, a hard compaction before them with its own; both are left out
@@ -96,17 +125,18 @@ def inner(latency_ms: float, ticks: int, base_url: str) -> dict:
         figures[f"{schedule}_all_ticks_s"] = round(statistics.mean(took.values()), 4)
         figures[f"{schedule}_other_ticks"] = len(others)
         calls[schedule] = LLMCall.objects.filter(run=run, tick__in=list(took), purpose=ACTION).count() / ticks
-        figures[f"{schedule}_wall_s"] = round(time.perf_counter() - began, 3)
     figures["calls_per_tick"] = round(calls[Run.SIMULTANEOUS], 1)  # action calls
     figures["speedup"] = round(figures["sequential_tick_s"] / figures["simultaneous_tick_s"], 2)
     figures["tick_over_latency"] = round(figures["simultaneous_tick_s"] / (latency_ms / 1000), 3)
-    # run and took are the loop's last: the simultaneous schedule's
+    # run and took are the out-of-order run and the lock-step simultaneous run's ticks: the same ticks
     figures["gateway_floor_over_latency"] = round(gateway_floor(run, max(took)) / (latency_ms / 1000), 3)
+    figures["run_ahead"], figures["load_avg"] = AHEAD, round(os.getloadavg()[0], 2)
     return {k: figures[k] for k in ("bench", "latency_ms", "ticks", "calls_per_tick", "sequential_tick_s",
                                     "simultaneous_tick_s", "speedup", "tick_over_latency",
                                     "gateway_floor_over_latency", "sequential_other_ticks",
                                     "simultaneous_other_ticks", "sequential_all_ticks_s", "simultaneous_all_ticks_s",
-                                    "sequential_wall_s", "simultaneous_wall_s")}
+                                    "sequential_wall_s", "simultaneous_wall_s", "run_ahead", "ahead_wall_s",
+                                    "ahead_over_lock_step", "same_transcript", "load_avg")}
 
 
 def gateway_floor(run: Run, tick: int, rounds: int = 5) -> float:
@@ -127,25 +157,59 @@ def gateway_floor(run: Run, tick: int, rounds: int = 5) -> float:
     return statistics.median(took[1:])
 
 
-def lognormal_inner(latency: str, ticks: int, base_url: str) -> dict:
-    """The simultaneous schedule over ticks 0 to `ticks` of 1912 (seed 1912) against the server's
-    lognormal latencies, after a two-tick warm-up run (this process's first queries and connections)."""
-    median_ms, _ = parse_latency(latency)
-    profile = ModelProfile.objects.create(name="bench lognormal", kind=ModelProfile.OPENAI, base_url=base_url,
-                                          model="fake", concurrency=64, timeout_s=120, retries=2)
-    scenario = Scenario.objects.get(slug="1912")
-    advance(create_run(scenario, seed=1912, schedule=Run.SIMULTANEOUS, target_ticks=2, profile=profile), 2)
-    run = create_run(scenario, seed=1912, schedule=Run.SIMULTANEOUS, target_ticks=ticks, profile=profile)
-    meter = InFlightMeter(gateway_for(run))
-    began = time.perf_counter()
-    advance(run, ticks, gateway=meter)
-    wall = time.perf_counter() - began
-    agents = AgentState.objects.filter(run=run).count()
-    return {"bench": "concurrency", "latency": latency, "ticks": ticks, "agents": agents,
-            "lock_step_s_per_sim_hour": round(wall / (ticks / TICKS_PER_HOUR), 3),
-            "tick_over_latency": round(wall / ticks / (median_ms / 1000), 3), "wall_s": round(wall, 3),
-            **meter.figures(wall, agents), "calls": LLMCall.objects.filter(run=run).count(),
-            **latencies_met(run, median_ms), "transcript_sha256": transcript_sha256(run)}
+def lognormal_inner(latency: str, ticks: int, base_url: str | None, run_ahead: int = 2, scenario: str = "1912",
+                    agents: int | None = None, policy: str = "fake-server") -> dict:
+    """Ticks 0 to `ticks` of the scenario (seed 1912, simultaneous), lock-step and then out of order
+    with `run_ahead`, after a two-tick warm-up run (this process's first queries and connections).
+    The answers: the fake server's, after its lognormal latencies (seeded by the request), or with
+    `policy` offline the offline policy's, after bench ahead's latencies (voyage/bench/latent.py), with
+    memory jobs inline as bench ahead's trace does them, so that its ceiling is this run's."""
+    median_ms, sigma = parse_latency(latency)
+    world = grown_scenario(scenario, agents)
+    profile = None
+    if policy == "fake-server":
+        profile = ModelProfile.objects.create(name="bench lognormal", kind=ModelProfile.OPENAI, base_url=base_url,
+                                              model="fake", concurrency=512, timeout_s=120, retries=2)
+
+    def gateway(run):
+        if policy == "fake-server":
+            return gateway_for(run)
+        return Latent(gateway_for(run), run.seed, median_ms / 1000, sigma)
+
+    warm = create_run(world, seed=1912, schedule=Run.SIMULTANEOUS, target_ticks=2, profile=profile, run_ahead=0)
+    advance(warm, 2, gateway=gateway(warm))
+    figures = {"bench": "concurrency", "latency": latency, "scenario": scenario, "policy": policy, "ticks": ticks,
+               "run_ahead": run_ahead}
+    hashes = {}
+    for name, ahead in (("lock_step", 0), ("ahead", run_ahead)):
+        run = create_run(world, seed=1912, schedule=Run.SIMULTANEOUS, target_ticks=ticks, profile=profile,
+                         run_ahead=ahead)
+        meter = InFlightMeter(gateway(run))
+        began, cpu = time.perf_counter(), time.process_time()
+        advance(run, ticks, gateway=meter, memory_inline=policy != "fake-server")
+        wall, cpu = time.perf_counter() - began, time.process_time() - cpu
+        agents_n = AgentState.objects.filter(run=run).count()
+        figures["agents"] = agents_n
+        shares = meter.figures(wall, agents_n)
+        figures[f"{name}_s_per_sim_hour"] = round(wall / (ticks / TICKS_PER_HOUR), 3)
+        figures[f"{name}_wall_s"] = round(wall, 3)
+        figures[f"{name}_cpu_s"] = round(cpu, 3)
+        for key in ("in_flight_share", "no_call_in_flight_share"):
+            figures[f"{name}_{key}"] = shares[key]
+        if name == "lock_step":
+            figures["calls"] = LLMCall.objects.filter(run=run).count()
+            figures["tick_over_latency"] = round(wall / ticks / (median_ms / 1000), 3)
+            figures.update(latencies_met(run, median_ms))
+        else:
+            run.refresh_from_db()
+            figures["lead_mean"] = round(run.leads["sum"] / run.leads["n"], 3) if run.leads.get("n") else 0.0
+            figures["lead_max"] = run.leads.get("max", 0)
+        hashes[name] = transcript_sha256(run)
+    figures["ahead_over_lock_step"] = round(figures["lock_step_wall_s"] / figures["ahead_wall_s"], 3)
+    figures["same_transcript"] = hashes["lock_step"] == hashes["ahead"]
+    figures["transcript_sha256"] = hashes["ahead"]
+    figures["cpus"], figures["load_avg"] = os.cpu_count(), round(os.getloadavg()[0], 2)
+    return figures
 
 
 def latencies_met(run: Run, median_ms: float) -> dict:

@@ -65,7 +65,7 @@ def slopes(per_size: dict) -> dict:
 def inner(scenario: str, agents: int, ticks: int) -> dict:
     from django.db import connection
 
-    grown = import_yaml(data_yaml(grow(scenario_data(Scenario.objects.get(slug=scenario)), agents)))
+    grown = grown_scenario(scenario, agents)
     run = create_run(grown, seed=1912, schedule=Run.SIMULTANEOUS, target_ticks=ticks)
     queries = 0
 
@@ -88,3 +88,12 @@ def inner(scenario: str, agents: int, ticks: int) -> dict:
         "queries_per_tick": round(queries / ticks, 1),
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     }
+
+
+def grown_scenario(slug: str, agents: int | None = None) -> Scenario:
+    """The shipped scenario, or with `agents` a copy of it grown to that many people (`scenario grow`),
+    imported as a file."""
+    scenario = Scenario.objects.get(slug=slug)
+    if not agents:
+        return scenario
+    return import_yaml(data_yaml(grow(scenario_data(scenario), agents)))

@@ -3,7 +3,8 @@
     python manage.py bench engine --days 1
     python manage.py bench memory --days 3 [--layout cached]
     python manage.py bench concurrency --latency-ms 200 --ticks 5
-    python manage.py bench concurrency --latency lognormal:1000:0.6 [--ticks 40]
+    python manage.py bench concurrency --latency lognormal:1000:0.6 [--ticks 40] [--run-ahead 2] [--scenario 1912]
+        [--agents N] [--policy fake-server|offline]
     python manage.py bench worker --runs 4 --workers 2 --ticks 200
     python manage.py bench realmodel --ticks 3
     python manage.py bench web --days 3 --clients 50
@@ -23,6 +24,7 @@ from voyage.bench import (
     ahead, concurrency, crash, engine, export, memory, networks, realmodel, scale, study, survey, web, worker
 )
 from voyage.bench.fake_openai_server import parse_latency
+from voyage.models import MAX_RUN_AHEAD
 
 DEFAULT_TICKS = {"concurrency": 5, "worker": 200, "web": 60, "realmodel": 3, "scale": 60, "ahead": 40, "survey": 240}
 DEFAULT_DAYS = {"web": 3}
@@ -63,8 +65,11 @@ class Command(BaseCommand):
         parser.add_argument("--provider", choices=["llama-cpp-python"],
                             help="realmodel: the schema run's profile takes this provider's defaults (its form, "
                                  "dialect, switches) instead of json_object_schema alone")
-        parser.add_argument("--policy", choices=["offline", "fake-server"], default="offline",
-                            help="ahead: who answers the traced run's actions (fake-server: bench concurrency's server)")
+        parser.add_argument("--policy", choices=["offline", "fake-server"],
+                            help="ahead: who answers the traced run's actions (offline; fake-server: bench concurrency's "
+                                 "server); concurrency --latency: who answers (fake-server; offline: the offline policy "
+                                 "after bench ahead's latencies)")
+        parser.add_argument("--run-ahead", type=int, help="concurrency --latency: the out-of-order run's run_ahead (2)")
 
     def handle(self, *args, **options):
         which = options["which"]
@@ -112,9 +117,14 @@ def bench_concurrency(o):
         ticks = ticks_of(o, 40)
         if ticks < 1:
             raise CommandError("--ticks must be at least 1")
+        ahead = 2 if o["run_ahead"] is None else o["run_ahead"]
+        if not 1 <= ahead <= MAX_RUN_AHEAD:
+            raise CommandError(f"--run-ahead must be from 1 to {MAX_RUN_AHEAD}")
+        world = dict(run_ahead=ahead, scenario=o["scenario"] or "1912", agents=o["agents"],
+                     policy=o["policy"] or "fake-server")
         if o["inner"]:
-            return concurrency.lognormal_inner(o["latency"], ticks, o["base_url"])
-        return concurrency.lognormal_outer(o["latency"], ticks)
+            return concurrency.lognormal_inner(o["latency"], ticks, o["base_url"], **world)
+        return concurrency.lognormal_outer(o["latency"], ticks, **world)
     ticks = ticks_of(o, DEFAULT_TICKS["concurrency"])
     if o["latency_ms"] <= 0 or ticks < 1:
         raise CommandError("--latency-ms must be positive and --ticks at least 1")
@@ -164,7 +174,7 @@ def bench_ahead(o):  # the ceiling of an out-of-order schedule on a traced run (
     if ticks < 2:
         raise CommandError("--ticks must be at least 2")
     return (ahead.inner if o["inner"] else ahead.outer)(o["scenario"] or "1912", ticks, median_ms, sigma,
-                                                        o["policy"])
+                                                        o["policy"] or "offline", agents=o["agents"])
 
 
 def bench_survey(o):  # 33 agents × 10 items on the offline policy (issue 32: under 2 s of CPU)
