@@ -1,16 +1,19 @@
 """The out-of-order schedule (voyage/engine/ahead.py): whatever run_ahead, the transcript, the memory
-and the calls are lock-step's, and agents do run ahead."""
-import io
-import json
+and the calls are lock-step's, and agents do run ahead.
 
+The offline policy and replay answer at once, and a run on them keeps to lock-step (nothing to
+overlap); here their answers come back after short seeded latencies (voyage/bench/latent.py), so
+that calls are out while others resolve, and answers arrive in an order of their own."""
 import pytest
-from django.core.management import call_command
 
 from memories.digest import memory_sha256
 from voyage.bench.fake_openai_server import FakeOpenAI
+from voyage.bench.latent import Latent
+from voyage.calls.factory import gateway_for
 from voyage.engine.runner import advance, create_run, transcript_sha256
 from voyage.gateway.openai_client import GatewayConfig, OpenAIGateway
 from voyage.instruments.interventions import intervene
+from voyage.management.model_options import replay_fields
 from voyage.models import Event, LLMCall, ModelProfile, Run
 from world.models import Scenario
 
@@ -21,6 +24,15 @@ def _run(scenario: str, run_ahead: int, ticks: int, **params) -> Run:
     run = create_run(Scenario.objects.get(slug=scenario), seed=1912, schedule=Run.SIMULTANEOUS, target_ticks=ticks,
                      run_ahead=run_ahead, **params)
     return run
+
+
+def slow(run: Run, median_s: float = 0.002):
+    """The run's own gateway (offline, or replay), each answer after a latency seeded by its call."""
+    return Latent(gateway_for(run), run.seed, median_s, 0.8)
+
+
+def go(run: Run, ticks: int) -> Run:
+    return advance(run, ticks, gateway=slow(run), memory_inline=True)
 
 
 def _calls(run: Run) -> list:
@@ -38,8 +50,8 @@ def assert_same_run(ahead: Run, lock: Run) -> None:
 
 @pytest.mark.parametrize("scenario", ["1912", "edelweiss"])
 def test_an_offline_day_out_of_order_is_the_lock_step_day(scenario):
-    lock = advance(_run(scenario, 0, 480), 480, memory_inline=True)
-    ahead = advance(_run(scenario, 3, 480), 480, memory_inline=True)
+    lock = advance(_run(scenario, 0, 480), 480, memory_inline=True)  # the offline policy, at once
+    ahead = go(_run(scenario, 3, 480), 480)
     assert_same_run(ahead, lock)
     ahead.refresh_from_db()
     lock.refresh_from_db()
@@ -50,13 +62,12 @@ def test_an_offline_day_out_of_order_is_the_lock_step_day(scenario):
 
 def test_a_replay_out_of_order_repeats_the_recorded_run():
     recorded = advance(_run("1912", 0, 60, malformed_rate=0.1), 60, memory_inline=True)
-    out = io.StringIO()
-    call_command("run_voyage", "--replay", str(recorded.pk), "--run-ahead", "4", stdout=out, stderr=io.StringIO())
-    figures = json.loads(out.getvalue())
-    replay = Run.objects.get(pk=figures["run_id"])
-    assert replay.run_ahead == 4 and replay.replay_of == recorded
-    assert figures["transcript_sha256"] == transcript_sha256(recorded)
-    assert figures["lead_max"] >= 1
+    replay = create_run(**{**replay_fields(recorded), "run_ahead": 4})
+    assert gateway_for(replay).answers_at_once and replay.replay_of == recorded  # replay: at once, unless slowed
+    go(replay, 60)
+    assert transcript_sha256(replay) == transcript_sha256(recorded)
+    replay.refresh_from_db()
+    assert replay.leads["max"] >= 1
 
 
 def test_against_a_server_whose_latencies_are_seeded_by_request():
@@ -84,7 +95,7 @@ def test_an_intervention_scheduled_ahead_lands_at_its_tick():
     for run_ahead in (0, 4):
         run = _run("edelweiss", run_ahead, 90)
         intervene(run, "room_event", "A bell rings through the house.", tick=45, room="kitchen", made_by="tester")
-        runs.append(advance(run, 90, memory_inline=True))
+        runs.append(go(run, 90))
     lock, ahead = runs
     assert_same_run(ahead, lock)
     landed = Event.objects.filter(run=ahead, text__contains="A bell rings").values_list("tick", flat=True)
@@ -99,7 +110,7 @@ def test_a_budget_stops_out_of_order_at_a_committed_tick():
     lock = advance(_run("1912", 0, 60), 60, memory_inline=True)
     lock_budget = advance(_run("1912", 0, 60, budget_tokens=40_000), 60, memory_inline=True)
     ahead = _run("1912", 3, 60, budget_tokens=40_000)
-    advance(ahead, 60, memory_inline=True)
+    go(ahead, 60)
     ahead.refresh_from_db()
     assert ahead.state == Run.PAUSED and 0 < ahead.tick < 60
     assert ahead.tick == lock_budget.tick and ahead.pause_reason == lock_budget.pause_reason  # where lock-step stops
@@ -107,5 +118,14 @@ def test_a_budget_stops_out_of_order_at_a_committed_tick():
     assert not Event.objects.filter(run=ahead, tick__gte=stopped + 1).exists()
     Run.objects.filter(pk=ahead.pk).update(budget_tokens=None, state=Run.QUEUED, pause_reason="")
     ahead.refresh_from_db()
-    advance(ahead, 60, memory_inline=True)
+    go(ahead, 60)
     assert transcript_sha256(ahead) == transcript_sha256(lock)
+
+
+def test_a_run_on_a_gateway_that_answers_at_once_keeps_to_lock_step():
+    """Offline, nothing is ever out: out of order would only cost its bookkeeping. The run takes
+    lock-step's path (no lead is recorded) and, as ever, lock-step's transcript."""
+    run = advance(_run("edelweiss", 3, 60), 60, memory_inline=True)
+    run.refresh_from_db()
+    assert run.leads == {}
+    assert transcript_sha256(run) == transcript_sha256(advance(_run("edelweiss", 0, 60), 60, memory_inline=True))

@@ -130,22 +130,44 @@ def _tick_of(db, run_id):
 DAY_RUN = ["--scenario", "edelweiss", "--days", "1", "--seed", "5"]  # the small world: 8 agents, a whole day
 
 
-@pytest.mark.parametrize("schedule", [["--schedule", "sequential"], ["--schedule", "simultaneous", "--run-ahead", "3"]],
-                         ids=["sequential", "simultaneous-ahead"])
-def test_a_killed_run_continues_to_the_same_transcript(tmp_path, schedule):
-    """Kill the batch runner mid-day (SIGKILL), continue it with --run: same transcript as a run
-    that was never interrupted, and an event log with no gap and no duplicate. Out of order, the
-    kill finds agents ahead of the committed tick; the reference runs in lock-step."""
+# Out of order, in a process of its own: the run's offline answers after short seeded latencies
+# (voyage/bench/latent.py; the offline policy alone answers at once, and keeps to lock-step).
+AHEAD_RUN = """
+import json, sys
+from voyage.bench.latent import Latent
+from voyage.calls.factory import gateway_for
+from voyage.engine.runner import advance, create_run, run_summary
+from voyage.models import Run
+from world.models import Scenario
+run_id = int(sys.argv[-1])
+run = (create_run(Scenario.objects.get(slug="edelweiss"), seed=5, schedule=Run.SIMULTANEOUS, target_ticks=480,
+                  run_ahead=3) if run_id == 0 else Run.objects.get(pk=run_id))
+advance(run, 480, gateway=Latent(gateway_for(run), run.seed, 0.002, 0.8), memory_inline=True)
+print(json.dumps(run_summary(run, 0.0)))
+"""
+
+
+@pytest.mark.parametrize("ahead", [False, True], ids=["sequential", "simultaneous-ahead"])
+def test_a_killed_run_continues_to_the_same_transcript(tmp_path, ahead):
+    """Kill the batch runner mid-day (SIGKILL), continue it: same transcript as a run that was never
+    interrupted, and an event log with no gap and no duplicate. Out of order, the kill finds agents
+    ahead of the committed tick; the reference runs in lock-step."""
     db = tmp_path / "voyage.sqlite3"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}"}
     subprocess.run(manage("migrate", "-v", "0"), env=env, check=True)
-    lock_step = [arg if arg != "3" else "0" for arg in schedule]
-    reference = subprocess.run(manage("run_voyage", *DAY_RUN, *lock_step), env=env, check=True,
+    schedule = ["--schedule", "simultaneous" if ahead else "sequential", "--run-ahead", "0"]
+    reference = subprocess.run(manage("run_voyage", *DAY_RUN, *schedule), env=env, check=True,
                                capture_output=True, text=True)
     expected = json.loads(reference.stdout)
+    script = tmp_path / "ahead.py"
+    script.write_text(AHEAD_RUN)
 
-    victim = subprocess.Popen(manage("run_voyage", *DAY_RUN, *schedule), env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    def runner(run_id: int | None = None) -> list[str]:
+        if ahead:
+            return manage("shell", "-c", f"import sys; sys.argv.append('{run_id or 0}'); exec(open({str(script)!r}).read())")
+        return manage("run_voyage", *(["--run", str(run_id)] if run_id else [*DAY_RUN, *schedule]))
+
+    victim = subprocess.Popen(runner(), env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     run_id = expected["run_id"] + 1
     deadline = time.time() + 60
     while _tick_of(db, run_id) < 150 and time.time() < deadline:
@@ -155,13 +177,13 @@ def test_a_killed_run_continues_to_the_same_transcript(tmp_path, schedule):
     interrupted_at = _tick_of(db, run_id)
     assert 150 <= interrupted_at < 480, "the runner was not killed mid-day"
 
-    resumed = subprocess.run(manage("run_voyage", "--run", str(run_id)), env=env, check=True,
-                             capture_output=True, text=True)
-    figures = json.loads(resumed.stdout)
+    resumed = subprocess.run(runner(run_id), env=env, check=True, capture_output=True, text=True)
+    figures = json.loads(resumed.stdout.strip().splitlines()[-1])
     assert figures["ticks"] == 480
     assert figures["transcript_sha256"] == expected["transcript_sha256"]
     for key in ("actions", "memories", "llm_calls", "rung_counts"):
         assert figures[key] == expected[key], key
+    assert (figures["lead_max"] >= 1) == ahead and expected["lead_max"] == 0
     with sqlite3.connect(db) as conn:
         seqs = [r[0] for r in conn.execute("SELECT seq FROM event_log WHERE run_id=? ORDER BY seq", (run_id,))]
     assert seqs == list(range(len(seqs)))

@@ -30,6 +30,7 @@ class ReplayMissing(LookupError):
 
 class ReplayGateway(Gateway):
     name = "replay"
+    answers_at_once = True
 
     def __init__(self, source_run_id: int, window: int = TICKS_PER_DAY):
         self.source_run_id = source_run_id

@@ -4,13 +4,14 @@ other stop waiting for each other, and the transcript is the one lock-step write
 Lock-step takes a tick's steps in an order (tick.py): wake, compaction check, prompt and call,
 resolution, attrition, reflections, dreams; within a step, the agents in the tick's seeded order.
 Every step of every agent has its place in that order, its key (tick, step, place). Here each agent
-goes through its own steps as soon as no step before it in that order could touch a room it
-touches: a step runs once every agent still behind it is too far away to matter — an agent with k
-resolutions still to make before that key may go k exits from where it stands, and be noticed one
-exit beyond (a shout, an arrival); world/rules/dependency.py has the rule. Two steps that touch a
-common room therefore run in lock-step's order, and everything one of them reads or writes is in
-the rooms it touches (the people there, their memories and ledgers, what lies about), so each step
-sees what it would have seen in lock-step.
+goes through its own steps as soon as no step before it in that order could tell the difference: a
+step runs once every agent still behind it is too far away to matter — an agent with k resolutions
+still to make before that key may go k exits from where it stands, and be noticed one exit beyond
+(a shout, an arrival); world/rules/dependency.py has the rule. Of the steps in one room, only a
+resolution changes what others read (where people are, what they remember, their ledgers, whether
+they live), and a start that wakes someone what a prompt there shows; the other steps read and
+write their own agent's row and memory. So two steps that could tell which came first run in
+lock-step's order, and each step sees what it would have seen in lock-step.
 
 What lock-step's order alone would not keep:
 - Rows. Each tick has its TickWriter; a step writes with its key, and the commit puts the rows in

@@ -54,13 +54,19 @@ def advance(run: Run, until_tick: int, gateway: Gateway | None = None,
     Memory jobs (compaction, dreams) go to the memory cluster, or with `memory_inline` are done
     right after each tick's commit, on this run's gateway, before the next tick starts. Jobs that a
     committed tick asked for and no process finished or queued (it was killed in between) are handed
-    over first."""
+    over first.
+
+    In the simultaneous schedule with `run.run_ahead` > 0, on a gateway whose calls take time (not
+    the offline policy or replay, which answer at once), the ticks between barriers run out of order
+    (voyage/engine/ahead.py): the same transcript, committed tick by tick all the same."""
     gateway = gateway or gateway_for(run)
     memory = (lambda jobs: run_inline(jobs, gateway)) if memory_inline else queue_jobs
     world = RunWorld(run)
     budget = Budget(run)
     due = due_ticks(run)  # interventions waiting for a tick (voyage/instruments/interventions.py)
-    ahead = run.schedule == Run.SIMULTANEOUS and run.run_ahead > 0
+    # Out of order where there is latency to overlap: a gateway that answers at once (offline, replay)
+    # would only pay the schedule's bookkeeping, for the same transcript.
+    ahead = run.schedule == Run.SIMULTANEOUS and run.run_ahead > 0 and not gateway.answers_at_once
 
     def committed(writer) -> bool:  # the out-of-order schedule's commits: False stops it
         budget.add(writer.calls)

@@ -80,6 +80,9 @@ class Gateway(ABC):
     name = "gateway"
     takes_schema = False  # whether it sends a request's JSON schema (the engine builds none otherwise)
     schema_dialect = "anyof"  # which JSON-schema dialect it sends (world.rules.schema_dialects)
+    # Answers in the caller's thread, at once (the offline policy, replay): no call is ever out, so
+    # the out-of-order schedule has nothing to overlap, and the engine keeps to lock-step.
+    answers_at_once = False
 
     def action_shape(self, agent_key: str | None) -> tuple[bool, str]:
         """For this agent's action call: whether it carries a schema, and in which dialect. One

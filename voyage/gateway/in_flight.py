@@ -50,6 +50,10 @@ class InFlightMeter(Gateway):
     def schema_dialect(self) -> str:
         return self.inner.schema_dialect
 
+    @property
+    def answers_at_once(self) -> bool:
+        return self.inner.answers_at_once
+
     def action_shape(self, agent_key: str | None) -> tuple[bool, str]:
         return self.inner.action_shape(agent_key)
 

@@ -26,6 +26,7 @@ class OfflineModel(Gateway):
     scenario's (Scenario.phrasebook; None or a missing entry: the neutral default)."""
 
     name = "offline"
+    answers_at_once = True
 
     def __init__(self, seed: int, malformed_rate: float = 0.0, phrasebook: dict | None = None):
         self.seed = seed

@@ -25,6 +25,10 @@ class RoutedGateway(Gateway):
     def takes_schema(self) -> bool:  # a schema that an endpoint does not take is not sent
         return any(g.takes_schema for g in self.gateways.values())
 
+    @property
+    def answers_at_once(self) -> bool:
+        return all(g.answers_at_once for g in self.gateways.values())
+
     def action_shape(self, agent_key: str | None) -> tuple[bool, str]:
         """The schema form of the endpoint this agent's actions go to: an OpenAI profile for a few
         agents gets its strict dialect while the others keep the grammar engines' anyOf."""
