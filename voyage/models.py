@@ -210,7 +210,7 @@ class Run(models.Model):
     claimed_by = models.CharField(max_length=80, blank=True, default="")
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     # Written by the engine at each tick's commit (simultaneous schedule): how far each agent is
-    # ahead of the committed tick, {"now": {persona key: ticks}, "sum": float, "n": int, "max": int}
+    # ahead of the slowest agent, {"now": {persona key: ticks}, "sum": float, "n": int, "max": int}
     # (sum / n is the mean lead over every sample). Empty until the engine writes it.
     leads = models.JSONField(default=dict, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -12,7 +12,7 @@ from world.models import Persona, Scenario
 CAST = ["constance_ashcombe", "harold_ashcombe", "theodore_van_sickle"]
 LEADS = {"now": {"harold_ashcombe": 2, "constance_ashcombe": 0, "theodore_van_sickle": 1}, "sum": 17.0, "n": 20,
          "max": 2}
-SUMMARY = "ahead of the committed tick: mean +0.85, max +2 ticks (run_ahead 2)"
+SUMMARY = "ahead of the slowest agent: mean +0.85, max +2 ticks (run_ahead 2)"
 
 
 def unsaved(**fields) -> Run:

@@ -1,4 +1,4 @@
-"""How far each agent is ahead of the committed tick in the simultaneous schedule (`Run.leads`, which
+"""How far each agent is ahead of the slowest agent in the simultaneous schedule (`Run.leads`, which
 the engine writes at each tick's commit), as the overview shows it and ship.json sends it to the live
 page. The texts are made here once; the page's JavaScript only puts them in place."""
 from __future__ import annotations
@@ -19,7 +19,7 @@ def leads_panel(run: Run, cast: Iterable[str]) -> dict | None:
                 "agents": {}}
     leads = run.leads or {}
     n = leads.get("n") or 0
-    summary = (f"ahead of the committed tick: mean +{leads.get('sum', 0) / n:.2f}, max +{leads.get('max', 0)} "
+    summary = (f"ahead of the slowest agent: mean +{leads.get('sum', 0) / n:.2f}, max +{leads.get('max', 0)} "
                f"ticks (run_ahead {run.run_ahead})") if n else ""
     now = (leads.get("now") or {}) if run.state == Run.RUNNING else {}
     return {"lock_step": False, "summary": summary, "agents": {key: f"+{now[key]}" for key in cast if key in now}}
