@@ -17,6 +17,7 @@ def test_bench_concurrency_prints_one_line_of_figures():
     assert figures["calls_per_tick"] >= 30  # every agent acts each tick against the fake server
     assert figures["sequential_tick_s"] >= figures["calls_per_tick"] * 0.05 * 0.9  # one call after another
     assert figures["speedup"] > 5 and figures["tick_over_latency"] < figures["calls_per_tick"] / 5
+    assert figures["same_transcript"] is True  # the same ticks out of order, run_ahead 2
     # the same prompts on the gateway alone: never under one latency, and still all at once
     assert 1 <= figures["gateway_floor_over_latency"] < figures["calls_per_tick"] / 5
 
@@ -30,12 +31,17 @@ def test_bench_concurrency_with_lognormal_latency():
     assert (figures["latency"], figures["ticks"], figures["agents"]) == ("lognormal:20:0.6", 3, 33)
     assert figures["calls"] >= 60
     # a simulated hour is 20 ticks: the wall per hour is the wall of the ticks scaled to 20
-    assert figures["lock_step_s_per_sim_hour"] == pytest.approx(figures["wall_s"] * 20 / 3, rel=0.01)
-    assert figures["tick_over_latency"] == pytest.approx(figures["wall_s"] / 3 / 0.02, rel=0.01)
-    assert 0 < figures["in_flight_share"] <= 1
+    assert figures["lock_step_s_per_sim_hour"] == pytest.approx(figures["lock_step_wall_s"] * 20 / 3, rel=0.01)
+    assert figures["ahead_s_per_sim_hour"] == pytest.approx(figures["ahead_wall_s"] * 20 / 3, rel=0.01)
+    assert figures["tick_over_latency"] == pytest.approx(figures["lock_step_wall_s"] / 3 / 0.02, rel=0.01)
+    assert 0 < figures["lock_step_in_flight_share"] <= 1 and 0 < figures["ahead_in_flight_share"] <= 1
     # lock-step waits, every tick, for its slowest call: the latencies were really drawn and served
-    assert figures["wall_s"] >= figures["lock_step_slowest_calls_s"] > 0
+    assert figures["lock_step_wall_s"] >= figures["lock_step_slowest_calls_s"] > 0
     assert figures["slowest_call_over_median"] > 1.5  # the slowest of 33 lognormal draws, far above the median
+    # the same ticks out of order (run_ahead 2 by default): the same transcript
+    assert figures["same_transcript"] is True and figures["run_ahead"] == 2
+    assert figures["ahead_over_lock_step"] == pytest.approx(figures["lock_step_wall_s"] / figures["ahead_wall_s"],
+                                                            rel=0.01)
 
 
 @pytest.mark.parametrize("args, words", [
