@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 import re
 
 import jsonschema
 
-from voyage.bench.fake_openai_server import REFUSAL, FakeOpenAI, form_of, simple_action
+from voyage.bench.fake_openai_server import REFUSAL, FakeOpenAI, form_of, messages_digest, simple_action
 from voyage.gateway.strict_rules import broken_rules
 
 PROVIDERS = ("openai", "openrouter", "vllm", "sglang", "ollama", "llama-server", "llama-cpp-python", "lm-studio",
@@ -177,3 +178,73 @@ def instance_of(node: dict, root: dict):
     if kind == "integer":
         return node.get("minimum", 1)
     return "Hm."
+
+
+# --- models that keep a schema but not the contract's ties -----------------------------------------
+class RandomSchemaServer(ProviderServer):
+    """The provider's rules, and every action call answered with a random instance of the schema it
+    was sent (seeded by the prompt): under OpenAI's strict flat object, a model that fills every key
+    with something the schema allows — a volume on a move, a target on a sleep."""
+
+    def _content(self, body: dict, fault: str | None) -> str:
+        schema = body.get("_enforce")
+        if schema is None:
+            return super()._content(body, fault)
+        body.pop("_enforce")
+        return json.dumps(random_instance(schema, schema, random.Random(messages_digest(body["messages"]))))
+
+
+SAYINGS = ("", "Hm.", "Who goes there?", "I remember nothing at all.")
+
+
+def random_instance(node: dict, root: dict, rng: random.Random):
+    """Any answer a schema allows, drawn with `rng`: a random branch, enum value and type; a string is
+    one of SAYINGS (each keeps the one-line pattern)."""
+    if "$ref" in node:
+        return random_instance(root["$defs"][node["$ref"].rsplit("/", 1)[1]], root, rng)
+    if "anyOf" in node:
+        return random_instance(rng.choice(node["anyOf"]), root, rng)
+    if "const" in node:
+        return node["const"]
+    if "enum" in node:
+        return rng.choice(node["enum"])
+    kind = node.get("type")
+    kind = rng.choice(kind) if isinstance(kind, list) else kind
+    if kind == "object":
+        return {k: random_instance(v, root, rng) for k, v in node.get("properties", {}).items()}
+    if kind == "null":
+        return None
+    if kind == "integer":
+        return node.get("minimum", 1)
+    return rng.choice(SAYINGS)
+
+
+WAYS_OUT = re.compile(r"^Ways out: (.+)\.$", re.M)
+THINGS = re.compile(r"^(?:Items here|\d+ indistinct objects): (.+)\.$", re.M)
+
+
+class StrayFieldsServer(ProviderServer):
+    """An endpoint that ignores response_format (Anthropic's OpenAI-compatible one), whose every action
+    answer is a valid action read off the prompt with a volume and `words` filled in besides: a sleep
+    by default, or in turn (by the prompt) any of `kinds` — sleep, an item examined, a walk out."""
+
+    def __init__(self, kinds=("sleep",), words: str = "", volume: str = "normal", **kwargs):
+        super().__init__("anthropic", **kwargs)
+        self.kinds, self.words, self.volume = tuple(kinds), words, volume
+
+    def _content(self, body: dict, fault: str | None) -> str:
+        messages = body.get("messages", [])
+        if not any("exactly these six keys" in str(m.get("content", "")) for m in messages):
+            return super()._content(body, fault)
+        situation = messages[-1]["content"]
+        roll = int(messages_digest(messages)[:8], 16)
+        kind, target = self.kinds[roll % len(self.kinds)], None
+        things, ways = THINGS.search(situation), WAYS_OUT.search(situation)
+        if kind == "interact" and things:
+            target = things.group(1).split(", ")[roll % len(things.group(1).split(", "))]
+        elif kind == "move" and ways:
+            target = ways.group(1).split(", ")[roll % len(ways.group(1).split(", "))]
+        else:
+            kind = "sleep"
+        return json.dumps({"action_type": kind, "target_character": target, "volume": self.volume,
+                           "dialogue": self.words, "duration_minutes": 3, "internal_monologue": "Quietly now."})

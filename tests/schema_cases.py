@@ -92,7 +92,8 @@ def invalid_answers(seen, allowed, rooms) -> list[tuple[str, dict]]:
 
 
 def branch_only_invalid(seen, allowed, rooms) -> list[tuple[str, dict]]:
-    """Answers the per-action branches refuse but the flat six-key object takes (the parser refuses them)."""
+    """Answers the per-action branches refuse but the flat six-key object takes: the parser refuses
+    the first two, and sets the volume on a move aside (world.rules.actions.IGNORED)."""
     way = (rooms_in_reach(seen, rooms) or [None])[0]
     out = [("sleep naming someone", answer("sleep", way, None, "", 30, "Rest."))] if way else []
     if seen.people and "communicate" in allowed:  # a whisper is in the flat enum once someone is here

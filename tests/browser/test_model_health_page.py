@@ -3,6 +3,7 @@
 about in plain words, with links to the calls that show it; the offline policy's run says it is
 a script and is not warned about."""
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -66,3 +67,37 @@ def test_the_offline_policy_says_it_is_a_script_and_is_not_warned_about(staff_pa
     expect(staff_page.locator("#health-scripted")).to_contain_text("The offline policy is a script, not a model")
     expect(staff_page.locator("#model-health .health-warning")).to_have_count(0)
     expect(staff_page.locator("#model-health tr[data-figure=repeat_share] td.num")).not_to_have_text("–")
+
+
+@pytest.fixture(scope="session")
+def stray_run(site) -> int:
+    """A model that fills in every key (as Anthropic's endpoint, which ignores response_format, does):
+    a shout and words with every sleep, examination and walk."""
+    from tests.provider_servers import StrayFieldsServer
+
+    env = {**site.env, "VOYAGE_STRAY_TEST_KEY": "sk-test-stray"}
+    with StrayFieldsServer(kinds=("sleep", "interact", "move"), words="<b>never said</b> & gone", volume="shout") as s:
+        return manage_json(env, "run_voyage", "--ticks", "2", "--provider", "anthropic", "--base-url", s.base_url,
+                           "--model", "m", "--api-key-env", "VOYAGE_STRAY_TEST_KEY")[-1]["run_id"]
+
+
+def test_fields_an_action_ignores_are_counted_by_profile_and_shown_on_the_call(staff_page, site, stray_run):
+    staff_page.goto(f"/runs/{stray_run}/")
+    panel = staff_page.locator("#model-health")
+    expect(panel.locator("tr[data-figure=ignored_field_share] td.num")).to_have_text("1.00")
+    expect(panel.locator("tr[data-figure=action_fail_share] td.num")).to_have_text("0.00")
+    warning = panel.locator(".health-warning[data-code=ignored_fields]")
+    expect(warning).to_contain_text("Many answers fill in what their action does not use")
+    expect(warning).to_contain_text("The agents lose nothing by it")
+    [(profile,)] = site.query("SELECT p.name FROM voyage_modelprofile p JOIN voyage_run r ON r.profile_id = p.id "
+                              "WHERE r.id = %s", (stray_run,))
+    row = panel.locator(f"table.health-profiles tr[data-profile='{profile}']")
+    expect(row.locator("td[data-figure=ignored_field_share]")).to_have_text("1.00")
+    warning.locator("a.health-call").first.click()
+    expect(staff_page.locator(".call-facts")).to_contain_text(re.compile(r"ok: volume and dialogue ignored: "
+                                                                         r"(sleep|interact|move)"))
+    expect(staff_page.locator("pre.answer")).to_contain_text("<b>never said</b> & gone")  # as text, escaped
+    expect(staff_page.locator("pre.answer b")).to_have_count(0)
+    key = staff_page.url.rstrip("/").split("/agents/")[1].split("/")[0]
+    staff_page.goto(f"/runs/{stray_run}/agents/{key}/")  # the inspector's last calls say it too
+    expect(staff_page.locator("#calls .detail", has_text="volume and dialogue ignored:").first).to_be_visible()

@@ -139,3 +139,36 @@ def test_per_agent_and_per_day_figures():
     assert health["by_agent"]["a"]["example_copy_share"] == 1.0
     assert health["by_agent"]["b"]["example_copy_share"] == 0.5
     assert health["by_day"][1]["example_copy_share"] == 0.5 and health["by_day"][2]["example_copy_share"] == 1.0
+
+
+def test_answers_that_fill_in_what_their_action_ignores_are_counted_per_agent_and_profile():
+    calls = [ActionCall(1, "a", 1, True, "ok", "volume ignored: sleep", json.dumps(act("sleep", volume="normal")),
+                        EXAMPLE, ALLOWED, "strict"),
+             ActionCall(2, "a", 2, True, "ok", "", json.dumps(act("move", "Deck", dialogue="  ")), EXAMPLE, ALLOWED,
+                        "strict"),  # blank words are no words
+             ActionCall(3, "b", 3, True, "ok", "dialogue ignored: interact",
+                        json.dumps(act("interact", "the lamp", dialogue="Look!")), EXAMPLE, ALLOWED, "loose"),
+             ActionCall(4, "b", 4, True, "ok", "", json.dumps(act("communicate", None, "Hi.", "shout")),
+                        EXAMPLE, ALLOWED, "loose"),  # communicate uses both
+             ActionCall(5, "b", 5, False, "action_fail", "no answer", "", EXAMPLE, ALLOWED, "loose")]
+    health = health_from(verdicts(calls), lambda r: r, scripted=False)
+    assert health["run"]["ignored_field_share"] == 0.5  # 2 of the 4 answered
+    assert health["by_agent"]["a"]["ignored_field_share"] == 0.5
+    assert health["by_agent"]["b"]["ignored_field_share"] == 0.5
+    assert health["by_profile"]["strict"]["ignored_field_share"] == 0.5
+    assert health["by_profile"]["loose"]["ignored_field_share"] == 0.5 and health["by_profile"]["loose"]["answered"] == 2
+    assert health_line(health)["ignored_field_share"] == 0.5
+
+
+def test_a_model_that_always_sets_a_volume_is_warned_about_though_nothing_fails():
+    calls = [call(n, f"agent{n % 4}", act(("move", "sleep", "interact")[n % 3], None if n % 3 == 1 else "Deck",
+                                          volume="normal"), tick=n) for n in range(1, 13)]
+    health = health_from(verdicts(calls), lambda r: r, scripted=False)
+    assert health["run"]["ignored_field_share"] == 1.0 and health["run"]["action_fail_share"] == 0.0
+    [warning] = [w for w in health["warnings"] if w.code == "ignored_fields"]
+    assert "does not follow the action contract closely" in warning.text
+    assert "lose nothing" in warning.text and len(warning.calls) == 5
+    few = health_from(verdicts(calls[:2] + [call(n, "x", act("sleep"), tick=n) for n in range(20, 30)]),
+                      lambda r: r, scripted=False)
+    assert few["run"]["ignored_field_share"] == round(2 / 12, 4)
+    assert not [w for w in few["warnings"] if w.code == "ignored_fields"]  # under a quarter: no warning

@@ -41,7 +41,7 @@ def run():
         record(run, a, tick, example, example)
         record(run, b, tick, act("communicate", None, "Fine evening.", "normal"), example)
     # day 2: a walks somewhere of its own; b's answer is prose: an ACTION_FAIL
-    record(run, a, 500, act("move", "Grand Staircase"), act("interact", "x"))
+    record(run, a, 500, act("move", "Grand Staircase", volume="normal"), act("interact", "x"))  # a volume, ignored
     record(run, b, 500, "I shall wait.", act("interact", "x"), outcome="action_fail", detail="not valid JSON")
     run.tick = 960
     run.save(update_fields=["tick"])
@@ -57,6 +57,8 @@ def test_the_health_measures_per_day(run):
     assert rows[2]["example_copy_share"] == 0.0
     assert rows[2]["action_fail_reasons_not valid JSON"] == 0.5
     assert rows[2]["distinct_dialogue_share"] is None  # nothing said on day 2
+    assert rows[1]["ignored_field_share"] == 0.0
+    assert rows[2]["ignored_field_share"] == 0.5  # a's walk set a volume; b's prose is not an answer
 
 
 def test_a_runs_health_and_its_json_line(run):

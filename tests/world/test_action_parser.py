@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from world.rules.actions import (
     ACTION_TYPES,
     DURATIONS,
+    IGNORED,
     KEYS,
     MAX_DURATION,
     MAX_TEXT,
@@ -15,6 +16,7 @@ from world.rules.actions import (
     Action,
     ActionFail,
     action_from_dict,
+    ignored_note,
     parse_action,
 )
 
@@ -59,8 +61,12 @@ def check_contract(result):
         assert result.target
     if result.action_type == "communicate":
         assert result.dialogue
+        assert result.ignored == ()
         if result.volume == "whisper":
             assert result.target
+    else:  # what the action does not use is set aside: nothing of it is said
+        assert result.dialogue == "" and result.volume == "normal"
+        assert set(result.ignored) <= {"volume", "dialogue"}
 
 
 MALFORMED = [
@@ -89,9 +95,12 @@ MALFORMED = [
     (raw(volume="loud"), "volume must be one of whisper, normal, shout to communicate"),
     (raw(volume=None), "volume must be one of whisper, normal, shout to communicate"),
     (raw(volume="SHOUT"), "to communicate"),
-    (raw(action_type="move", volume="loud"), "volume must be null unless you communicate"),
-    (raw(action_type="move", volume="normal", dialogue=""), "volume must be null unless you communicate"),
-    (raw(action_type="interact", volume=None, dialogue="Hello there"), "dialogue must be empty unless you communicate"),
+    # a field the action ignores is still refused when it is out of range or of the wrong type
+    (raw(action_type="move", volume="loud"), "volume must be one of whisper, normal, shout or null (got \"loud\")"),
+    (raw(action_type="sleep", target_character=None, volume=3), "volume must be one of whisper, normal, shout or null"),
+    (raw(action_type="interact", volume=None, dialogue=7), "dialogue must be a string"),
+    (raw(action_type="move", dialogue="a" * (MAX_TEXT + 1)), f"dialogue must be at most {MAX_TEXT} characters"),
+    (raw(action_type="move", dialogue="two\nlines"), "dialogue must be one line with no control character"),
     (raw(action_type="sleep", target_character="Ada Holloway", volume=None, dialogue=""),
      "sleep takes no target_character"),
     (raw(dialogue=None), "dialogue must be a string"),
@@ -166,6 +175,53 @@ def test_long_bad_value_is_shortened_in_reason():
 def test_valid_input_round_trips(data, expected):
     assert parse_action(json.dumps(data)) == expected
     assert action_from_dict(data) == expected
+
+
+# --- fields the action ignores ---------------------------------------------------------------------
+TARGETS = {"move": "Promenade Deck", "interact": "Pocket watch", "attack": "Bert Crane", "sleep": None}
+
+
+@pytest.mark.parametrize("action_type", sorted(TARGETS))
+@pytest.mark.parametrize("volume, dialogue, ignored", [
+    ("shout", "Over here, all of you!", ("volume", "dialogue")),
+    ("normal", "", ("volume",)),
+    ("whisper", "   ", ("volume",)),  # blank words are no words
+    (None, "I say nothing of this.", ("dialogue",)),
+])
+def test_stray_volume_and_dialogue_are_set_aside(action_type, volume, dialogue, ignored):
+    result = parse_action(raw(action_type=action_type, target_character=TARGETS[action_type], volume=volume,
+                              dialogue=dialogue, duration_minutes=3))
+    assert isinstance(result, Action), result
+    assert (result.action_type, result.target) == (action_type, TARGETS[action_type])
+    assert (result.volume, result.dialogue, result.ignored) == ("normal", "", ignored)
+    assert ignored_note(result) == f"{' and '.join(ignored)} ignored: {action_type}"
+
+
+def test_a_clean_answer_ignores_nothing():
+    for data in (good(), good(action_type="sleep", target_character=None, volume=None, dialogue="")):
+        result = action_from_dict(data)
+        assert result.ignored == () and ignored_note(result) == ""
+
+
+def test_only_communicate_uses_volume_and_dialogue():
+    assert IGNORED == {"communicate": (), "move": ("volume", "dialogue"), "interact": ("volume", "dialogue"),
+                       "sleep": ("volume", "dialogue"), "attack": ("volume", "dialogue")}
+
+
+@pytest.mark.parametrize("data, fragment", [
+    # what the action cannot do still fails, whatever it also filled in
+    (good(action_type="sleep", target_character="Ada Holloway", volume="normal"), "sleep takes no target_character"),
+    (good(action_type="move", target_character=None, volume="shout"), "move needs a target_character"),
+    (good(action_type="attack", target_character=" ", dialogue="Take that!"), "attack needs a target_character"),
+    (good(action_type="dance", volume="normal"), "action_type must be one of"),
+    (good(action_type="move", target_character="Deck", duration_minutes=7), "duration_minutes must be one of"),
+    (good(action_type="move", target_character="Deck", volume="LOUD"), "volume must be one of"),
+    (good(volume=None), "volume must be one of whisper, normal, shout to communicate"),
+    (good(dialogue=""), "communicate needs a non-empty dialogue"),
+])
+def test_what_the_action_cannot_do_still_fails(data, fragment):
+    result = action_from_dict(data)
+    assert isinstance(result, ActionFail) and fragment in result.reason, result
 
 
 def test_key_order_does_not_matter():

@@ -220,9 +220,17 @@ def test_what_the_schema_takes_the_parser_takes(rung, data):
 
 def test_what_the_parser_refuses_the_schema_refuses_too():
     schema = schema_for(see(1))
-    for refused in (answer("move", "Cabin C-62", "normal"), answer("sleep", "Ada Holloway"), answer("sleep", minutes=7),
+    for refused in (answer("move", "Cabin C-62", "loud"), answer("sleep", "Ada Holloway"), answer("sleep", minutes=7),
                     answer("communicate", None, "normal", "a\nb"), answer("communicate", None, "normal", "")):
         assert hasattr(parse_action(json.dumps(refused)), "reason") and not valid(schema, refused), refused
+
+
+def test_the_branches_ask_null_where_the_parser_only_sets_a_volume_aside():
+    """Where a schema can tie volume to communicate it does; where an answer sets one anyway (a flat
+    schema, or none), the parser ignores it instead of failing the turn."""
+    stray = answer("move", "Cabin C-62", "normal")
+    assert not valid(schema_for(see(1)), stray)
+    assert parse_action(json.dumps(stray)).ignored == ("volume",)
 
 
 

@@ -60,14 +60,19 @@ def test_openai_strict_schemas_keep_every_documented_rule_and_branch_schemas_do_
 @pytest.mark.parametrize("case", CASES[::5], ids=IDS[::5])
 def test_the_flat_form_takes_what_the_branches_take_and_the_parser_judges_the_rest(case):
     """No legal action is refused by OpenAI's form; what only the branches refuse, the parser refuses
-    with a reason (an ACTION_FAIL), so the engine's verdict is the same in both dialects."""
+    with a reason (an ACTION_FAIL) or, for a volume on a move, sets aside as the action does not use
+    it, so the engine's verdict is the same in both dialects."""
     _, seen, allowed, rooms = case
     flat = jsonschema.Draft202012Validator(schema_in(OPENAI_STRICT, seen, allowed, rooms))
     for taken in valid_answers(seen, allowed, rooms):
         assert flat.is_valid(taken), taken
     for why, wrong in branch_only_invalid(seen, allowed, rooms):
         assert flat.is_valid(wrong), why
-        assert not isinstance(parse_action(as_json(wrong)), Action), why
+        parsed = parse_action(as_json(wrong))
+        if why == "a volume on a move":
+            assert isinstance(parsed, Action) and parsed.ignored == ("volume",), why
+        else:
+            assert not isinstance(parsed, Action), why
 
 
 def test_the_engines_can_refuse_a_schema():

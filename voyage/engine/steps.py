@@ -17,7 +17,7 @@ from voyage.gateway.prompts import prompt_text
 from voyage.models import Event, LLMCall
 from world.models import AgentState
 from world.rules.action_schema import rooms_named
-from world.rules.actions import ActionFail, parse_action
+from world.rules.actions import ActionFail, ignored_note, parse_action
 from world.rules.ladder import OWN_NAME, SETTING, rung_spec
 from world.rules.schema_dialects import BRANCHES, schema_in
 from world.time import TICKS_PER_DAY, next_dawn, sim_clock
@@ -127,13 +127,17 @@ def action_request(world: RunWorld, a: AgentState, tick: int, *, schema: bool = 
 
 
 def settle(world: RunWorld, w: TickWriter, a: AgentState, situation, request, answer) -> None:
-    """Parse the answer at the boundary and resolve it; every outcome is recorded with the call."""
+    """Parse the answer at the boundary and resolve it; every outcome is recorded with the call (an
+    action that went ahead notes what of its answer it set aside: "volume ignored: sleep")."""
     if answer.failed:
         action = ActionFail(f"the model did not answer ({answer.error})")
     else:
         action = parse_action(answer.text)
     reason = resolve_action(world, w, a, situation, action)
-    w.call(request, answer, LLMCall.ACTION_FAIL if reason else LLMCall.OK, reason or "")
+    if reason:
+        w.call(request, answer, LLMCall.ACTION_FAIL, reason)
+    else:
+        w.call(request, answer, LLMCall.OK, ignored_note(action))
 
 
 def act_sequentially(world: RunWorld, w: TickWriter, gateway: Gateway, order: list[int]) -> None:

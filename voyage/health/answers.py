@@ -12,6 +12,8 @@ import json
 import re
 from dataclasses import dataclass
 
+from world.rules.actions import IGNORED, set_aside
+
 EXAMPLE = re.compile(r"^An example of the form[^{]*(\{.*\})$", re.M)
 ALLOWED = re.compile(r"^Actions you may take now(?:, and what each names)?: (.*)\.$", re.M)
 ACTION_FAIL = "action_fail"
@@ -30,6 +32,7 @@ class ActionCall:
     raw: str = ""
     example: dict | None = None  # the turn's example answer, as its prompt showed it
     allowed: tuple[str, ...] = ()  # the actions its prompt said it could take now
+    profile: str = ""  # the model profile that answered it ("" where none was named)
 
 
 def parsed(raw: str) -> dict | None:
@@ -56,6 +59,16 @@ def allowed_in(last_message: str) -> tuple[str, ...]:
     if not found:
         return ()
     return tuple(part.split(" (", 1)[0].strip() for part in found.group(1).split("; ") if part.strip())
+
+
+def fills_ignored(answer: dict | None) -> bool:
+    """Whether the answer set a key its action does not use (a volume or words on a move: the
+    engine sets them aside, world.rules.actions.IGNORED)."""
+    kind = answer.get("action_type") if answer else None
+    if kind not in IGNORED:
+        return False
+    said = answer.get("dialogue")
+    return bool(set_aside(kind, answer.get("volume"), said.strip() if isinstance(said, str) else ""))
 
 
 def copies_example(raw: str, messages: list[dict]) -> bool:

@@ -17,20 +17,20 @@ from world.models import Persona, Prop, Room
 from world.time import TICKS_PER_DAY
 
 # What run_voyage's JSON line carries of the run's figures.
-LINE_KEYS = ("example_copy_share", "repeat_share", "distinct_dialogue_share", "action_fail_share",
-             "action_fail_reasons", "action_evenness")
+LINE_KEYS = ("example_copy_share", "repeat_share", "distinct_dialogue_share", "ignored_field_share",
+             "action_fail_share", "action_fail_reasons", "action_evenness")
 
 
 def action_calls(run_ids, since_id: int = 0) -> dict[int, list[ActionCall]]:
     """run id -> its action calls in the order they were made."""
     rows = (LLMCall.objects.filter(run_id__in=list(run_ids), purpose="action", id__gt=since_id).order_by("id")
             .values_list("id", "run_id", "agent__persona__key", "tick", "answered", "outcome", "detail", "raw_answer",
-                         "prompt_z"))
+                         "prompt_z", "profile"))
     out: dict[int, list[ActionCall]] = {}
-    for pk, run_id, agent, tick, answered, outcome, detail, raw, blob in rows.iterator(chunk_size=500):
+    for pk, run_id, agent, tick, answered, outcome, detail, raw, blob, profile in rows.iterator(chunk_size=500):
         last = last_message(blob)
         out.setdefault(run_id, []).append(ActionCall(pk, agent or "", tick, answered, outcome, detail, raw,
-                                                     example_in(last), allowed_in(last)))
+                                                     example_in(last), allowed_in(last), profile or ""))
     return out
 
 
@@ -96,12 +96,13 @@ def health_of_calls(run, calls: list[ActionCall], partial: bool = False) -> dict
 def health_from(judged: list[Verdict], shape, scripted: bool) -> dict:
     figures = summarise(judged, shape)
     by_agent = {a: summarise(g, shape) for a, g in sorted(grouped(judged, lambda v: v.call.agent).items())}
+    by_profile = {p: summarise(g, shape) for p, g in sorted(grouped(judged, lambda v: v.call.profile).items())}
     by_day = {d: summarise(g, shape) for d, g in sorted(grouped(judged, lambda v: day_of(v.call.tick)).items())}
     by_agent_day = {k: summarise(g, shape) for k, g in
                     sorted(grouped(judged, lambda v: (v.call.agent, day_of(v.call.tick))).items())}
     found = [] if scripted else warnings_for(judged, figures, by_agent)
-    return {"run": figures, "by_agent": by_agent, "by_day": by_day, "by_agent_day": by_agent_day,
-            "warnings": found, "scripted": scripted,
+    return {"run": figures, "by_agent": by_agent, "by_profile": by_profile, "by_day": by_day,
+            "by_agent_day": by_agent_day, "warnings": found, "scripted": scripted,
             "note": SCRIPTED if scripted else ""}
 
 

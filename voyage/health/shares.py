@@ -4,12 +4,15 @@ Per call (`verdicts`, over a run's calls in the order they were made, so "previo
 - copied: the answer is the turn's example answer, key for key;
 - repeated: the answer chose the same action, target and dialogue as the agent's previous answer
   (None for an agent's first answer, which has nothing to repeat);
-- failed: the call ended in ACTION_FAIL, with its reason.
+- failed: the call ended in ACTION_FAIL, with its reason;
+- ignored: the answer set a key its action does not use (a volume or dialogue on anything but
+  communicate), which the engine sets aside at no cost to the agent.
 
 Over any group of verdicts (`summarise`: the run, an agent, a day):
 - example_copy_share: copied / answered action calls (what `bench realmodel` calls example_share);
 - repeat_share: repeated / answers that had a previous answer to repeat;
 - distinct_dialogue_share: distinct dialogue lines / dialogue lines said (non-empty dialogue);
+- ignored_field_share: answers that set a key their action ignores / answered action calls;
 - action_fail_share: ACTION_FAIL / action calls, and action_fail_reasons: each reason's share of them;
 - action_evenness: Pielou's evenness of the action types chosen, over the actions the turns allowed:
   the Shannon entropy of the choices divided by its largest possible value, ln(k) for k allowed
@@ -27,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from voyage.health.answers import ACTION_FAIL, ActionCall, parsed
+from voyage.health.answers import ACTION_FAIL, ActionCall, fills_ignored, parsed
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,7 @@ class Verdict:
     copied: bool
     repeated: bool | None
     failed: bool
+    ignored: bool = False
 
 
 def choice_of(answer: dict | None) -> tuple | None:
@@ -67,7 +71,7 @@ def verdicts(calls: Iterable[ActionCall]) -> list[Verdict]:
         kind = answer.get("action_type") if answer else None
         out.append(Verdict(call, kind if isinstance(kind, str) else None, _dialogue(answer),
                            copied=answer is not None and call.example is not None and answer == call.example,
-                           repeated=repeated, failed=call.outcome == ACTION_FAIL))
+                           repeated=repeated, failed=call.outcome == ACTION_FAIL, ignored=fills_ignored(answer)))
     return out
 
 
@@ -103,6 +107,7 @@ def summarise(group: list[Verdict], shape: Callable[[str], str] = lambda reason:
         "repeat_share": _share(sum(bool(v.repeated) for v in had_previous), len(had_previous)),
         "repeat_chances": len(had_previous),
         "distinct_dialogue_share": _share(len(set(said)), len(said)),
+        "ignored_field_share": _share(sum(v.ignored for v in answered), len(answered)),
         "action_fail_share": _share(len(failed), len(group)),
         "action_fail_reasons": {r: _share(n, len(group)) for r, n in sorted(reasons.items(), key=lambda kv: -kv[1])},
         "action_evenness": evenness(Counter({a: n for a, n in chosen.items() if a in allowed}), allowed),

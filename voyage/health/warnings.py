@@ -18,6 +18,7 @@ REPEAT = 0.5              # ...in half their answers or more
 MIN_REPEAT_CHANCES = 3    # an agent is judged on at least this many answers with a previous one
 FEW_LINES = 0.2           # under a fifth of the dialogue lines said are distinct
 MIN_LINES = 10
+IGNORED_FIELDS = 0.25     # a quarter of the answers or more set a key their action ignores
 ACTION_FAILS = 0.25       # a quarter of the action calls or more end in ACTION_FAIL
 UNEVEN = 0.25             # Pielou's evenness under this: about nine turns in ten take one action
 SHOWN_CALLS = 5
@@ -61,6 +62,13 @@ def warnings_for(verdicts: list[Verdict], run: dict, by_agent: dict[str, dict]) 
         out.append(Warning("few_lines", f"the same few lines are said over and over: {len(set(v.dialogue for v in lines))} "
                                         f"different lines in {len(lines)} said",
                            _shown(lines)))
+    ignored = run["ignored_field_share"]
+    if ignored is not None and ignored >= IGNORED_FIELDS:
+        out.append(Warning("ignored_fields", f"many answers fill in what their action does not use ({_pct(ignored)} of "
+                                             f"{run['answered']}: a volume or words with an action other than "
+                                             f"communicate): the model does not follow the action contract closely. "
+                                             f"The agents lose nothing by it: those fields are set aside, never spoken",
+                           _shown([v for v in verdicts if v.ignored])))
     fails = run["action_fail_share"]
     if fails is not None and fails >= ACTION_FAILS:
         top = next(iter(run["action_fail_reasons"]), "")

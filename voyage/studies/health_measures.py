@@ -40,6 +40,12 @@ def distinct_dialogue_share(t: Tables, run: RunInfo, day: int) -> float | None:
     return _health(t, run, day)["distinct_dialogue_share"]
 
 
+@measure("ignored_field_share", "share of that day's answered action calls that fill in a key their action does not "
+                                "use (a volume or dialogue on anything but communicate: set aside, at no cost), 0-1")
+def ignored_field_share(t: Tables, run: RunInfo, day: int) -> float | None:
+    return _health(t, run, day)["ignored_field_share"]
+
+
 @measure("action_fail_reasons", "share of that day's action calls that ended in ACTION_FAIL for each reason (names "
                                 "replaced by <person>, <item>, <room>, <target>, <value>), one column per reason met")
 def action_fail_reasons(t: Tables, run: RunInfo, day: int) -> dict:

@@ -11,6 +11,7 @@ SHOWN_CALLS = 2000  # a page reads the latest action calls only (about 0.2 s of 
 FIGURES = (("example_copy_share", "answers that copy the turn's example answer"),
            ("repeat_share", "answers that repeat the agent's previous one"),
            ("distinct_dialogue_share", "distinct lines among the lines said"),
+           ("ignored_field_share", "answers filling in what their action ignores (set aside, no cost)"),
            ("action_fail_share", "action calls ending in ACTION_FAIL"),
            ("action_evenness", "evenness of the actions chosen (Pielou, 0 one action, 1 all alike)"))
 
@@ -25,7 +26,7 @@ def cached_health(run) -> dict:
     those recorded since (a live run: one tick's worth), not all SHOWN_CALLS again after every tick."""
     from django.core.cache import cache
 
-    key = f"voyage:model-health-calls:{run.pk}:{SHOWN_CALLS}"
+    key = f"voyage:model-health-calls:v2:{run.pk}:{SHOWN_CALLS}"  # v2: calls name their profile
     kept = cache.get(key)
     if kept is None:
         calls, partial = first_read(run)
@@ -47,8 +48,9 @@ def first_read(run) -> tuple[list, bool]:
 
 def run_panel(run) -> dict:
     health = cached_health(run)
+    profiles = [(name or "(unnamed)", figures(summary)) for name, summary in health["by_profile"].items()]
     return {"health": health, "warnings": health["warnings"], "figures": figures(health["run"]),
-            "shown_calls": SHOWN_CALLS, "min_answers": MIN_ANSWERS}
+            "profiles": profiles, "shown_calls": SHOWN_CALLS, "min_answers": MIN_ANSWERS}
 
 
 def agent_panel(run, agent_key: str) -> dict:

@@ -3,9 +3,12 @@
 Pure: no ORM, no I/O. Every input string yields exactly one of the two, never an exception.
 
 It takes what the per-call schema (world.rules.action_schema) takes, and refuses the rest with a
-reason: `volume` and `dialogue` belong to `communicate` alone, `sleep` names nothing, a duration is
-one of DURATIONS, and what is said or thought is one line of at most MAX_TEXT characters with no
-control character in it. A raw control character inside a JSON string (a model's literal line break
+reason: `sleep` names nothing, a duration is one of DURATIONS, and what is said or thought is one
+line of at most MAX_TEXT characters with no control character in it. An answer is judged by what
+its action uses: `volume` and `dialogue` belong to `communicate` alone, and any other action sets
+them aside (IGNORED) rather than failing — a well-formed volume or a line of dialogue on a `move` is
+never spoken, and the Action records what was ignored. A flat schema (OpenAI's strict rules allow no
+root `anyOf`) cannot tie them to `communicate`, and models fill every key. A raw control character inside a JSON string (a model's literal line break
 in its dialogue) is refused with a reason that says so, not as "not valid JSON". What the schema
 adds beyond this depends on the agent's situation (which targets are here), and resolve_target
 (world.rules.perception) judges that; the one thing the schema asks and this parser does not is
@@ -26,6 +29,8 @@ MAX_DURATION = DURATIONS[-1]
 MAX_TEXT = 300  # characters of dialogue, and of internal monologue
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 TEXT_KEYS = ("dialogue", "internal_monologue")
+SPOKEN = ("volume", "dialogue")  # what only communicate uses: every other action ignores them
+IGNORED = {kind: () if kind == "communicate" else SPOKEN for kind in ACTION_TYPES}
 
 
 @dataclass(frozen=True)
@@ -36,6 +41,7 @@ class Action:
     dialogue: str
     duration_minutes: int
     internal_monologue: str
+    ignored: tuple[str, ...] = ()  # keys the answer set that its action does not use (IGNORED)
 
 
 @dataclass(frozen=True)
@@ -84,8 +90,8 @@ def action_from_dict(data: dict) -> Action | ActionFail:
     volume = data["volume"]
     if speaks and volume not in VOLUMES:
         return ActionFail(f"volume must be one of {', '.join(VOLUMES)} to communicate (got {_show(volume)})")
-    if not speaks and volume is not None:
-        return ActionFail(f"volume must be null unless you communicate (got {_show(volume)})")
+    if not speaks and volume is not None and volume not in VOLUMES:
+        return ActionFail(f"volume must be one of {', '.join(VOLUMES)} or null (got {_show(volume)})")
 
     texts = {}
     for key in TEXT_KEYS:
@@ -108,8 +114,6 @@ def action_from_dict(data: dict) -> Action | ActionFail:
 
     if speaks and not texts["dialogue"]:
         return ActionFail("communicate needs a non-empty dialogue")
-    if not speaks and texts["dialogue"]:
-        return ActionFail("dialogue must be empty unless you communicate")
     if speaks and volume == "whisper" and not target:
         return ActionFail("a whisper needs a target_character")
     if action_type in ("interact", "move", "attack") and not target:
@@ -120,11 +124,23 @@ def action_from_dict(data: dict) -> Action | ActionFail:
     return Action(
         action_type=action_type,
         target=target,
-        volume=volume or "normal",
-        dialogue=texts["dialogue"],
+        volume=volume if speaks else "normal",  # what is ignored counts as null and empty
+        dialogue=texts["dialogue"] if speaks else "",
         duration_minutes=duration,
         internal_monologue=texts["internal_monologue"],
+        ignored=set_aside(action_type, volume, texts["dialogue"]),
     )
+
+
+def set_aside(action_type: str, volume, dialogue: str) -> tuple[str, ...]:
+    """The keys an answer filled that its action does not use: they count as null and empty."""
+    filled = {"volume": volume is not None, "dialogue": bool(dialogue)}
+    return tuple(key for key in IGNORED[action_type] if filled[key])
+
+
+def ignored_note(action: Action) -> str:
+    """What the call's record says was set aside, e.g. "volume and dialogue ignored: move"."""
+    return f"{' and '.join(action.ignored)} ignored: {action.action_type}" if action.ignored else ""
 
 
 def _show(value) -> str:

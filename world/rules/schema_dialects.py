@@ -15,9 +15,10 @@ objects in one `anyOf` that begin with the same key, so per-action branches woul
 key and a different first key per action, and the model would answer in a shape the prompt, its
 example and the rules text do not show (they name the six keys, for every provider alike, and they
 stay byte for byte what they are). A strict decoder holds the model to the keys, their types, the
-names it may aim at, the volumes and the durations; what the flat form cannot say (a volume on a
-move, a whisper to the room, a sleeper naming someone) the parser refuses with a reason, as it
-always has: the engine still judges every action. Both dialects answer in the six keys, so one
+names it may aim at, the volumes and the durations; what the flat form cannot say the parser
+judges by what the action uses: a volume or words on a move are set aside (world.rules.actions.
+IGNORED), a whisper to the room or a sleeper naming someone is refused with a reason, as it always
+has been: the engine still judges every action. Both dialects answer in the six keys, so one
 parser (world.rules.actions.parse_action) reads both: nothing to map back.
 """
 from __future__ import annotations
