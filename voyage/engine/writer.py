@@ -218,7 +218,7 @@ def resolve_evidence(rows: list[Memory]) -> None:
 AGENT_FIELDS = [
     "location", "destination", "rung", "rung_reached_tick", "busy_until_tick", "alive", "asleep", "kill_witness",
     "attrition", "fatigue", "importance_accumulator", "last_reflection_tick", "reflection_pending",
-    "slept_since_tick",
+    "slept_since_tick", "recall",
 ]
 AGENT_ATTRS = [AgentState._meta.get_field(f).attname for f in AGENT_FIELDS]
 TRUST_FIELDS = ["interaction_count", "updated_tick", "score", "label", "emotional_tone", "rationale", "assessed_tick",
