@@ -112,6 +112,14 @@ class Lab:
         return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+class Made:
+    """A run's figures (run_voyage's JSON line) and its model calls."""
+
+    def __init__(self, lab: Lab, figures: dict):
+        self.figures, self.run_id = figures, figures["run_id"]
+        self.calls = lab.calls(self.run_id)
+
+
 def same_calls(ours: list[dict], theirs: list[dict]) -> str | None:
     """None when the calls are the same, prompt for prompt and answer for answer; else the first
     difference, said in a line."""

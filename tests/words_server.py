@@ -81,6 +81,10 @@ def words_prose(messages: list[dict]) -> str:
 class WordsServer(FakeOpenAI):
     """FakeOpenAI's protocol, latencies and records; answers drawn from the prompt's words."""
 
+    def __init__(self, **options):
+        super().__init__(**options)
+        self.httpd.handle_error = lambda request, address: None  # a killed client's reset connection
+
     def _content(self, body: dict, fault: str | None) -> str:
         messages = body.get("messages", [])
         return json.dumps(words_action(messages)) if wants_json(body) else words_prose(messages)

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import pytest
 
-from tests.prompt_lab import Config, Lab, same_calls
+from tests.prompt_lab import Config, Lab, Made, same_calls
 from tests.words_server import WordsServer
 from voyage.bench.fleet import ScratchDB
 
@@ -38,12 +38,6 @@ def lab():
     # out of order agents do run ahead.
     with WordsServer(lognormal=(3, 0.8)) as server, ScratchDB("sqlite") as db:
         yield Lab(db, server.base_url)
-
-
-class Made:
-    def __init__(self, lab: Lab, figures: dict):
-        self.figures, self.run_id = figures, figures["run_id"]
-        self.calls = lab.calls(self.run_id)
 
 
 @pytest.fixture(scope="module")
