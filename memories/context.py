@@ -142,15 +142,26 @@ def recalled_block(world, agent) -> str:
 
 
 def load_recalled(world, agents) -> None:
-    """The recalled blocks of these agents' committed recall states, their rows read by id (one query)."""
-    wanted = {a.id: tuple(a.recall.get("ids") or ()) for a in agents}
-    rows = {r.id: r for r in Memory.objects.filter(id__in=[i for ids in wanted.values() for i in ids])
-            .only("id", "tick", "text")}
+    """The recalled blocks of these agents' committed recall states, their rows read by id (one query).
+    A state loaded from a fixture names its rows by number (voyage/export/rows.py): they get their ids."""
+    wanted = {a.id: row_ids(a) for a in agents}
+    rows = {(r.agent_id, r.id): r for r in Memory.objects.filter(id__in=[i for ids in wanted.values() for i in ids])
+            .only("id", "agent_id", "tick", "text")}
     for aid, ids in wanted.items():
-        missing = [i for i in ids if i not in rows]
+        missing = [i for i in ids if (aid, i) not in rows]
         if missing:
-            raise ValueError(f"agent {aid}: its recall state names memory rows {missing} that are not in the run")
-        world.memory.recalled[aid] = (ids, block_text([rows[i] for i in ids]))
+            raise ValueError(f"agent {aid}: its recall state names memory rows {missing} that are not its own")
+        world.memory.recalled[aid] = (ids, block_text([rows[(aid, i)] for i in ids]))
+
+
+def row_ids(agent) -> tuple[int, ...]:
+    """The ids of the rows the agent's recall state names, row numbers (-(n + 1): its n-th row) made ids."""
+    ids = agent.recall.get("ids") or ()
+    if any(i < 0 for i in ids):
+        stream = Memory.objects.filter(agent_id=agent.id).order_by("id").values_list("id", flat=True)
+        ids = [stream[-i - 1] if i < 0 else i for i in ids]
+        agent.recall = {**agent.recall, "ids": ids}
+    return tuple(ids)
 
 
 def recall_cached(world, agent, terms: tuple) -> bool:
