@@ -134,7 +134,6 @@ def settle(world: RunWorld, w: TickWriter, a: AgentState, situation, request, an
         action = parse_action(answer.text)
     reason = resolve_action(world, w, a, situation, action)
     w.call(request, answer, LLMCall.ACTION_FAIL if reason else LLMCall.OK, reason or "")
-    w.touch(a)  # its recall state (AgentState.recall), as its prompt left it, commits with the tick
 
 
 def act_sequentially(world: RunWorld, w: TickWriter, gateway: Gateway, order: list[int]) -> None:

@@ -13,7 +13,7 @@ from memories.jobs import MemoryJob, queue_jobs, record
 from memories.models import Memory, TrustEntry, TrustHistory
 from voyage.calls.record import call_record
 from voyage.engine.world import HotLine, RunWorld
-from voyage.gateway.base import ModelAnswer, ModelRequest
+from voyage.gateway.base import ACTION, ModelAnswer, ModelRequest
 from voyage.models import Event, LLMCall, Run
 from world.models import AgentState
 from world.rules.ladder import PEOPLE_NAMES
@@ -89,6 +89,8 @@ class TickWriter:
 
     def call(self, request: ModelRequest, answer: ModelAnswer, outcome: str, detail: str = "") -> None:
         self.calls.append(call_record(self.world.run.pk, request, answer, outcome, detail))
+        if request.purpose == ACTION:  # the agent's recall state, as this prompt left it, commits with the call
+            self.dirty.add(request.agent_id)
 
     def touch(self, agent: AgentState) -> None:
         self.dirty.add(agent.id)
