@@ -9,9 +9,12 @@ Each run is `run_voyage` in a process of its own on a scratch SQLite database (t
 the uninterrupted runs are made once per module and shared. Run with -s to see the table."""
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
+
+from memories.context import DREAM_HEADER, SUMMARIES_HEADER
 
 from tests.prompt_lab import Config, Lab, Made, same_calls
 from tests.words_server import WordsServer
@@ -21,6 +24,7 @@ TICKS = 60
 KILL_FROM = 36  # recall has found rows for some agents by tick 17 (asserted below, on the killed run)
 STOP_AT = 40
 FORK_AT = 20
+LONG_TICKS, LONG_KILL_FROM = 140, 115  # the first summaries come at about tick 76, dreams at 81
 
 CONFIGS = [
     Config("edelweiss", layout="seed"),
@@ -70,7 +74,7 @@ def killed(lab):
 def assert_same_run(made: Made, reference: Made, what: str) -> None:
     ours, theirs = made.figures, reference.figures
     table(what, theirs["transcript_sha256"], ours["transcript_sha256"], same_calls(made.calls, reference.calls))
-    assert ours["ticks"] == TICKS
+    assert ours["ticks"] == theirs["ticks"]
     assert ours["transcript_sha256"] == theirs["transcript_sha256"], what
     assert ours["memory_sha256"] == theirs["memory_sha256"], what
     assert same_calls(made.calls, reference.calls) is None, what
@@ -97,6 +101,22 @@ def test_a_run_killed_where_recall_is_warm_resumes_to_the_same_prompts(lab, unin
     assert_same_run(made, reference, f"{config.name}, killed at tick {at}")
     if config.run_ahead:
         assert made.figures["lead_max"] >= 1, "out of order, some agent ran ahead"
+    assert_audit_equal(lab, made.run_id)
+
+
+@pytest.mark.parametrize("config", [Config("edelweiss", layout="cached"), Config("edelweiss", layout="seed", run_ahead=3)],
+                         ids=lambda c: c.name.replace(" ", "-"))
+def test_a_run_killed_once_its_prompts_show_summaries_and_dreams_resumes_to_the_same_prompts(lab, config):
+    """Summaries and dreams are rows the memory jobs write (inline, as run_voyage does them): a resumed
+    process shows the same ones, from the same tick."""
+    reference = Made(lab, lab.start(replace(config, run_ahead=0), LONG_TICKS))
+    run_id, at = lab.killed_at(config, LONG_TICKS, LONG_KILL_FROM)
+    made = Made(lab, lab.resume(run_id))
+    assert LONG_KILL_FROM <= at < LONG_TICKS, f"the runner was not killed mid-run (tick {at})"
+    shown = [c for c in reference.calls if c["purpose"] == "action" and c["tick"] >= at]
+    assert any(SUMMARIES_HEADER in json.dumps(c["prompt"]) for c in shown), "prompts after the kill show summaries"
+    assert any(("You dream:" in json.dumps(c["prompt"]) or DREAM_HEADER in json.dumps(c["prompt"])) for c in shown)
+    assert_same_run(made, reference, f"{config.name}, {LONG_TICKS} ticks, killed at tick {at}")
     assert_audit_equal(lab, made.run_id)
 
 
