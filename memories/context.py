@@ -10,6 +10,7 @@ rows. Nothing another agent thought or was not heard saying can enter.
 from __future__ import annotations
 
 from memories.identity import identity_text
+from memories.models import Memory
 from memories.recall import recall
 from world.rules.ladder import ITEM_NAMES, PEOPLE_NAMES, SETTING, rung_spec
 from world.rules.perception import Situation, render_situation
@@ -88,44 +89,92 @@ def recall_terms(situation: Situation) -> list[str]:
 
 RECALL_STALE_ROWS = 40  # recall again once this many rows have left the hot window
 
+# A prompt is a function of the committed run and the tick: whatever process builds it — the one that
+# ran the ticks before, one resumed after a kill or a pause, a worker's next chunk, a fork, the
+# inspector — it gets the same words. So nothing a prompt shows may live only in a process. Recall's
+# state (the names searched, the row count it searched at, the rows it found, the place of their block
+# in the cached layout's log) is the agent's own column (AgentState.recall), committed with the tick
+# and loaded with the world; the recalled rows' text is read again by id (`load_recalled`); the
+# block's place is a row's number in the agent's stream, never an object. The example answer turns
+# with the tick (turn_guide's key); summaries and dreams are rows. A cache added here keeps the rule:
+# stored with the tick, or recomputed from committed rows. (docs/engine.md, "Every prompt from the record")
+
 
 def recalled_text(world, agent, situation: Situation, tick: int, shown=None) -> str:
-    """Up to RECALL_K older rows the situation brings back. The search is cached per agent while the
-    same names are around and the hot window has moved on by fewer than RECALL_STALE_ROWS rows, so
-    most action calls cost no query. Only rows older than those the prompt shows (`shown`, by default
-    the hot window) are searched."""
+    """Up to RECALL_K older rows the situation brings back. The search is kept (AgentState.recall)
+    while the same names are around and the hot window has moved on by fewer than RECALL_STALE_ROWS
+    rows, so most action calls cost no query. Only rows older than those the prompt shows (`shown`,
+    by default the hot window) are searched."""
     terms = tuple(recall_terms(situation))
-    grown = world.memory.load[agent.id].count
-    cached = world.memory.recalled.get(agent.id)
     if recall_cached(world, agent, terms):
-        return cached[2]
+        return recalled_block(world, agent)
     hot = hot_window(world, agent) if shown is None else shown
     before = next((h.id for h in hot if h.id is not None), None)  # the oldest committed row shown
     if before is None:
-        world.memory.recalled.pop(agent.id, None)  # no rows recalled into this prompt
+        agent.recall = {}  # no rows recalled into this prompt
         return ""
     hits = _distinct(recall(agent.id, terms, k=RECALL_K * 2, before_id=before, now_tick=tick))[:RECALL_K]
     hits = sorted(hits, key=lambda h: h.id)
-    text = ""
-    if hits:
-        lines = [f"[{sim_clock(h.tick)}] {h.text[:RECALLED_CHARS]}" for h in hits]
-        text = RECALL_HEADER + "\n" + "\n".join(lines)
-    kept = cached[4] if cached and cached[2] == text else None  # the same rows again: they keep their place
-    world.memory.recalled[agent.id] = (terms, grown, text, tuple(h.id for h in hits), kept)
+    ids = [h.id for h in hits]
+    state = agent.recall
+    after = state.get("after") if state.get("ids") == ids else None  # the same rows again: they keep their place
+    agent.recall = {"terms": list(terms), "at": world.memory.load[agent.id].count, "ids": ids, "after": after}
+    text = block_text(hits)
+    world.memory.recalled[agent.id] = (tuple(ids), text)
     return text
 
 
+def block_text(rows) -> str:
+    """The recalled block: each row's time and the start of its words, oldest first ("" for none)."""
+    if not rows:
+        return ""
+    return RECALL_HEADER + "\n" + "\n".join(f"[{sim_clock(h.tick)}] {h.text[:RECALLED_CHARS]}" for h in rows)
+
+
+def recalled_block(world, agent) -> str:
+    """The block of the rows AgentState.recall names: held by the world, or read again by id."""
+    ids = tuple(agent.recall.get("ids") or ())
+    held = world.memory.recalled.get(agent.id)
+    if held is None or held[0] != ids:
+        load_recalled(world, [agent])
+        held = world.memory.recalled[agent.id]
+    return held[1]
+
+
+def load_recalled(world, agents) -> None:
+    """The recalled blocks of these agents' committed recall states, their rows read by id (one query).
+    A state loaded from a fixture names its rows by number (voyage/export/rows.py): they get their ids."""
+    wanted = {a.id: row_ids(a) for a in agents}
+    rows = {(r.agent_id, r.id): r for r in Memory.objects.filter(id__in=[i for ids in wanted.values() for i in ids])
+            .only("id", "agent_id", "tick", "text")}
+    for aid, ids in wanted.items():
+        missing = [i for i in ids if (aid, i) not in rows]
+        if missing:
+            raise ValueError(f"agent {aid}: its recall state names memory rows {missing} that are not its own")
+        world.memory.recalled[aid] = (ids, block_text([rows[(aid, i)] for i in ids]))
+
+
+def row_ids(agent) -> tuple[int, ...]:
+    """The ids of the rows the agent's recall state names, row numbers (-(n + 1): its n-th row) made ids."""
+    ids = agent.recall.get("ids") or ()
+    if any(i < 0 for i in ids):
+        stream = Memory.objects.filter(agent_id=agent.id).order_by("id").values_list("id", flat=True)
+        ids = [stream[-i - 1] if i < 0 else i for i in ids]
+        agent.recall = {**agent.recall, "ids": ids}
+    return tuple(ids)
+
+
 def recall_cached(world, agent, terms: tuple) -> bool:
-    """Will recalled_text answer from its cache (no query of the committed rows)?"""
-    cached = world.memory.recalled.get(agent.id)
-    return bool(cached and cached[0] == terms and 0 <= world.memory.load[agent.id].count - cached[1] < RECALL_STALE_ROWS)
+    """Will recalled_text answer from the agent's recall state (no query of the committed rows)?"""
+    state = agent.recall
+    return bool(state) and tuple(state["terms"]) == terms and \
+        0 <= world.memory.load[agent.id].count - state["at"] < RECALL_STALE_ROWS
 
 
 def recalled_ids(world, agent) -> tuple[int, ...]:
     """The ids of the rows the last `recalled_text` for this agent put into its prompt (recorded
     with the call, so the inspector can show them)."""
-    cached = world.memory.recalled.get(agent.id)
-    return cached[3] if cached else ()
+    return tuple(agent.recall.get("ids") or ())
 
 
 def _distinct(hits):
@@ -226,14 +275,17 @@ def recall_place(world, agent, log) -> int:
     """Where the cached layout's log shows the recalled rows (as an index into `log`): after the row
     that was the newest when these rows were first recalled, so while the same rows come back the log
     grows after them and the prompt up to there is kept; when they are new, or that row has left the
-    log, after the newest row (and they keep that place from then on)."""
-    cached = world.memory.recalled.get(agent.id)
-    if not cached or not log:
+    log, after the newest row (and they keep that place from then on). The row is held by its number
+    in the agent's stream (AgentState.recall's `after`): the log's last row is the newest."""
+    state = agent.recall
+    if not state or not log:
         return len(log)
-    for i in range(len(log) - 1, -1, -1):
-        if log[i] is cached[4]:
-            return i + 1
-    world.memory.recalled[agent.id] = cached[:4] + (log[-1],)
+    newest = world.memory.rows[agent.id]
+    first = newest - len(log) + 1  # the number of the log's first row
+    after = state.get("after")
+    if after is not None and first <= after <= newest:
+        return after - first + 1
+    agent.recall = {**state, "after": newest}
     return len(log)
 
 

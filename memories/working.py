@@ -51,7 +51,9 @@ class WorkingMemory:
         self.load: dict[int, MemoryLoad] = {}
         self.summaries: dict[int, list[SummaryLine]] = {aid: [] for aid in self.agent_ids}
         self.dream: dict[int, DreamLine | None] = {aid: None for aid in self.agent_ids}
-        self.recalled: dict[int, tuple] = {}  # the context builder's recall cache (memories.context)
+        # The recalled blocks (memories.context.load_recalled): the rows' ids and their text, as the
+        # agents' committed recall states name them; a function of committed rows, held to save a query.
+        self.recalled: dict[int, tuple[tuple[int, ...], str]] = {}
         self.last_summary_id = MemorySummary.objects.filter(run=run).aggregate(m=Max("id"))["m"] or 0
         self.last_dream_id = Dream.objects.filter(run=run).aggregate(m=Max("id"))["m"] or 0
         covered = dict(MemorySummary.objects.filter(run=run, level=0).values("agent_id")
@@ -60,6 +62,11 @@ class WorkingMemory:
             covered[aid] = max(covered.get(aid) or 0, below - 1)
         for aid in self.agent_ids:
             self.load[aid] = self._count(aid, covered.get(aid) or 0)
+        # Each agent's rows ever written: the number of its newest row (the cached layout's log names
+        # the place of its recalled block by a row's number).
+        self.rows: dict[int, int] = dict.fromkeys(self.agent_ids, 0)
+        self.rows.update(Memory.objects.filter(agent_id__in=self.agent_ids).values("agent_id")
+                         .annotate(n=Count("id")).values_list("agent_id", "n"))
         self._load_summaries(self.agent_ids)
         latest = (Dream.objects.filter(run=run).values("agent_id").annotate(m=Max("id")).values_list("m", flat=True))
         for d in Dream.objects.filter(id__in=list(latest)):
@@ -84,6 +91,7 @@ class WorkingMemory:
         load = self.load[agent_id]
         load.count += 1
         load.chars += chars
+        self.rows[agent_id] += 1
 
     def recount(self, agent_id: int) -> MemoryLoad:
         """Counters for one agent from the database (its committed rows): after a compaction, or to

@@ -256,6 +256,9 @@ class AgentState(models.Model):
     last_reflection_tick = models.IntegerField(default=-10_000)
     reflection_pending = models.CharField(max_length=40, blank=True, default="")
     slept_since_tick = models.IntegerField(null=True, blank=True)
+    recall = models.JSONField(default=dict, blank=True, help_text=(
+        "the context builder's recall, as the agent's last prompt left it (memories.context): the names it "
+        "searched, the row count it searched at, the rows found and the place of their block in the log"))
 
     objects = AgentStateManager()
 

@@ -70,6 +70,8 @@ def test_round_trip_into_a_database_with_other_runs(kind, source, tmp_path):
         require("PostgreSQL at 127.0.0.1:5432", postgres_available())
     assert source["counts"]["memory_summaries"] > 0 and source["counts"]["memory_dreams"] > 0
     assert any("evidence" in line and '"evidence": [-' in line for line in lines(source["fixture"]))
+    # Each agent's recall state names its rows by number too: continuing the copy recalls the same rows.
+    assert any('"model": "world.agentstate"' in line and '"ids": [-' in line for line in lines(source["fixture"]))
     db = target_with_two_runs(kind)
     try:
         env = db.env(VOYAGE_Q_SYNC=1)

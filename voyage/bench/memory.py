@@ -8,7 +8,9 @@ summaries, eras, compactions (compaction calls), dreams, diary_entries, and cont
 context_ms_large: building one action context for an agent with 1,000 and with 200,000 rows; and
 prefix_share: per action call, the longest common prefix (characters) with the same agent's previous
 action prompt as a share of the prompt, averaged over the run (what a provider's prefix cache could
-reuse). `--layout cached` runs the cached context layout instead of the seed's."""
+reuse); recall_query_share: the share of action calls whose prompt searched the agent's older rows
+(the others reuse the search their agent's recall state holds). `--layout cached` runs the cached
+context layout instead of the seed's."""
 from __future__ import annotations
 
 import json
@@ -21,10 +23,12 @@ import tempfile
 import time
 from bisect import bisect_left
 from collections import defaultdict
+from contextlib import contextmanager
 from pathlib import Path
 
 from django.db.models.functions import Length
 
+from memories import context
 from memories.models import DiaryEntry, Dream, Memory, MemorySummary
 from voyage.engine.runner import advance, create_run
 from voyage.engine.steps import action_request
@@ -55,8 +59,11 @@ def inner(days: float, layout: str = "seed") -> dict:
     scenario = Scenario.objects.get(slug="1912")
     run = create_run(scenario, seed=1912, target_ticks=round(days * TICKS_PER_DAY), context_layout=layout)
     began = time.perf_counter()
-    advance(run, run.target_ticks, memory_inline=True)
+    with recall_searches() as searches:
+        advance(run, run.target_ticks, memory_inline=True)
     figures = {"bench": "memory", "days": days, "layout": layout, "run_wall_s": round(time.perf_counter() - began, 1)}
+    actions = LLMCall.objects.filter(run=run, purpose="action").count()
+    figures.update(recall_queries=len(searches), recall_query_share=round(len(searches) / max(1, actions), 4))
     figures.update(prompt_figures(run))
     figures.update({
         "summaries": MemorySummary.objects.filter(run=run).count(),
@@ -67,6 +74,21 @@ def inner(days: float, layout: str = "seed") -> dict:
     })
     figures.update(context_timings(scenario))
     return figures
+
+
+@contextmanager
+def recall_searches():
+    """The context builder's searches of older rows (memories.context.recall) while in the block."""
+    search, made = context.recall, []
+
+    def counted(*args, **kwargs):
+        made.append(args[0])
+        return search(*args, **kwargs)
+    context.recall = counted
+    try:
+        yield made
+    finally:
+        context.recall = search
 
 
 def prompt_figures(run) -> dict:
@@ -147,7 +169,7 @@ def context_timings(scenario) -> dict:
         action_request(world, a, 10_000)  # warm
         samples = []
         for _ in range(40):
-            world.memory.recalled.clear()
+            a.recall = {}  # no recall state: the prompt searches
             t = time.perf_counter()
             action_request(world, a, 10_000)
             samples.append(1000 * (time.perf_counter() - t))

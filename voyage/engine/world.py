@@ -11,7 +11,7 @@ from collections import deque
 from dataclasses import dataclass
 from functools import cached_property
 
-from memories.context import hot_capacity
+from memories.context import hot_capacity, load_recalled
 from memories.models import Memory, TrustEntry
 from memories.working import WorkingMemory
 from voyage.instruments.world_changes import apply_world_changes
@@ -83,6 +83,7 @@ class RunWorld:
                     .values_list("tick", "kind", "text", "importance", "depth", "id")[:limit])
             self.hot[aid] = deque((HotLine(*r) for r in reversed(rows)), maxlen=limit)
         self.memory = WorkingMemory(run, minds)  # compaction counters, summaries, latest dream
+        load_recalled(self, [self.agents[aid] for aid in minds])  # the rows their committed recall states name
         last = Event.objects.filter(run=run).order_by("-seq").values_list("seq", flat=True).first()
         self._seq = -1 if last is None else last
         self.since_digest: list[Event] = []  # the events since the last digest (or since this load)

@@ -13,7 +13,7 @@ from memories.jobs import MemoryJob, queue_jobs, record
 from memories.models import Memory, TrustEntry, TrustHistory
 from voyage.calls.record import call_record
 from voyage.engine.world import HotLine, RunWorld
-from voyage.gateway.base import ModelAnswer, ModelRequest
+from voyage.gateway.base import ACTION, ModelAnswer, ModelRequest
 from voyage.models import Event, LLMCall, Run
 from world.models import AgentState
 from world.rules.ladder import PEOPLE_NAMES
@@ -89,6 +89,8 @@ class TickWriter:
 
     def call(self, request: ModelRequest, answer: ModelAnswer, outcome: str, detail: str = "") -> None:
         self.calls.append(call_record(self.world.run.pk, request, answer, outcome, detail))
+        if request.purpose == ACTION:  # the agent's recall state, as this prompt left it, commits with the call
+            self.dirty.add(request.agent_id)
 
     def touch(self, agent: AgentState) -> None:
         self.dirty.add(agent.id)
@@ -218,7 +220,7 @@ def resolve_evidence(rows: list[Memory]) -> None:
 AGENT_FIELDS = [
     "location", "destination", "rung", "rung_reached_tick", "busy_until_tick", "alive", "asleep", "kill_witness",
     "attrition", "fatigue", "importance_accumulator", "last_reflection_tick", "reflection_pending",
-    "slept_since_tick",
+    "slept_since_tick", "recall",
 ]
 AGENT_ATTRS = [AgentState._meta.get_field(f).attname for f in AGENT_FIELDS]
 TRUST_FIELDS = ["interaction_count", "updated_tick", "score", "label", "emotional_tone", "rationale", "assessed_tick",

@@ -114,6 +114,7 @@ def run_rows(run) -> Iterator:
     yield light
     for agent in agents.values():
         agent.run = light
+        agent.recall = numbers.recall_of(agent.recall)
     yield from agents.values()
     yield from portable_memories()
     # Higher levels first: a summary's folded_into names one already written.

@@ -1,7 +1,8 @@
 """Memory-row references that survive a move between databases.
 
 Summaries and dreams name the range of raw rows they cover (`first_row`, `last_row`), a reflection
-names its evidence and a model call the rows recalled into its prompt, all by `memory_stream` id,
+names its evidence, a model call the rows recalled into its prompt and an agent's recall state the
+rows its prompts recall (AgentState.recall, resolved when a world loads it), all by `memory_stream` id,
 and compaction goes on from those ids when the run continues. Ids differ in another database, so a fixture writes each reference as a
 *row number*: -(n + 1) for the agent's n-th row (0-based, in id order). Real ids are positive, so
 a negative value can only be a row number. While `loaddata` saves the rows (raw saves), the
@@ -14,6 +15,7 @@ from collections import defaultdict
 from typing import Iterable
 from memories.models import Dream, Memory, MemorySummary
 from voyage.models import LLMCall, Run
+from world.models import AgentState
 
 
 class UnknownRow(ValueError):
@@ -46,6 +48,8 @@ class RowNumbers:
             rows = model.objects.filter(run_id=run_id, agent__isnull=False).exclude(**{field: []})
             for agent_id, ids in rows.values_list("agent_id", field).iterator(chunk_size=2000):
                 wanted[agent_id].update(ids)
+        for agent_id, recall in AgentState.objects.filter(run_id=run_id).values_list("id", "recall"):
+            wanted[agent_id].update(i for i in (recall or {}).get("ids", ()) if not is_number(i))
         self.numbers: dict[int, int] = {}
         agent, n = None, 0
         rows = Memory.objects.filter(run_id=run_id).order_by("agent_id", "id").values_list("agent_id", "id")
@@ -66,6 +70,13 @@ class RowNumbers:
 
     def all_of(self, row_ids: Iterable[int]) -> list[int]:
         return [self.of(r) for r in row_ids]
+
+    def recall_of(self, recall: dict) -> dict:
+        """An agent's recall state (AgentState.recall) with its rows as row numbers; a loaded copy
+        not yet continued holds numbers already (memories.context.load_recalled resolves them)."""
+        if not recall.get("ids"):
+            return recall
+        return {**recall, "ids": [r if is_number(r) else self.of(r) for r in recall["ids"]]}
 
 
 # The ids of each agent's rows loaded so far, in id order. A load only appends rows (with larger ids),

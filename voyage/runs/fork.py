@@ -53,11 +53,8 @@ def fork(source: Run, at_tick: int, *, seed: int | None = None, profile: ModelPr
     # The source's memory jobs of the ticks the fork replays, done (or waited for) first: the fork's
     # own jobs are answered from the source's recorded memory calls, which must all be there.
     settle_run(source.pk, before_tick=at_tick)
-    personas = list(source.scenario.personas.filter(key__in=config["cast"]))
-    replayed = {k: getattr(source, k) for k in ("seed", "schedule", *PARAMETERS)}
-    replayed.update(budget_tokens=None, budget_cost=None)  # recorded tokens are not spent again
-    run = create_run(source.scenario, personas=personas, target_ticks=at_tick, replay_of=source, forked_from=source,
-                     fork_tick=at_tick, name=name or f"fork of run {source.pk} at tick {at_tick}", **replayed)
+    run = replaying(source, at_tick, forked_from=source, fork_tick=at_tick,
+                    name=name or f"fork of run {source.pk} at tick {at_tick}")
     Run.objects.filter(pk=run.pk).update(state=Run.RUNNING)
     try:
         advance(run, at_tick, memory_inline=memory_inline)
@@ -69,6 +66,15 @@ def fork(source: Run, at_tick: int, *, seed: int | None = None, profile: ModelPr
         profile_row = ModelProfile.objects.get(name=profile_row) if profile_row else None
     return go_live(run, seed=live["seed"], profile=profile_row, target_ticks=live["ticks"],
                    **{k: live[k] for k in PARAMETERS})
+
+
+def replaying(source: Run, ticks: int, **fields) -> Run:
+    """A new run that repeats `source`'s first `ticks` ticks from its recorded answers: its cast, seed,
+    schedule and parameters (no budget: recorded tokens are not spent again)."""
+    personas = list(source.scenario.personas.filter(key__in=run_config(source)["cast"]))
+    replayed = {k: getattr(source, k) for k in ("seed", "schedule", *PARAMETERS)}
+    replayed.update(budget_tokens=None, budget_cost=None)
+    return create_run(source.scenario, personas=personas, target_ticks=ticks, replay_of=source, **replayed, **fields)
 
 
 def go_live(run: Run, **changes) -> Run:
