@@ -41,9 +41,10 @@ def secrets_in(text: str) -> set[str]:
 
 def run_tables(run) -> dict:
     """Every table an agent's mind or the run's state lives in, as plain rows, and the run's own model
-    calls (an instrument's calls, interviews and surveys, are no part of the run): what an interview or
+    calls (an instrument's calls, interviews, surveys and judging, are no part of the run): what an interview or
     a survey must leave as it found it."""
     from memories.models import DiaryEntry, Dream, MemorySummary, PendingMemoryJob, TrustEntry, TrustHistory
+    from voyage.gateway.base import INSTRUMENT_PURPOSES
     from voyage.models import Event, LLMCall, Run
     from world.models import AgentState
 
@@ -58,6 +59,6 @@ def run_tables(run) -> dict:
         "event_log": list(Event.objects.filter(run=run).order_by("seq").values()),
         "pending_jobs": list(PendingMemoryJob.objects.filter(run=run).values()),
         "run": Run.objects.filter(pk=run.pk).values("tick", "state", "seed", "error").get(),
-        "calls": list(LLMCall.objects.filter(run=run).exclude(purpose__in=("interview", "survey")).order_by("id")
+        "calls": list(LLMCall.objects.filter(run=run).exclude(purpose__in=INSTRUMENT_PURPOSES).order_by("id")
                       .values("id", "purpose", "raw_answer", "tick")),
     }

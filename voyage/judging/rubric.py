@@ -99,6 +99,8 @@ def parse_rubric(text: str, name: str = "rubric") -> Rubric:
     scale = _mapping(top["scale"], "scale") if "scale" in top else {}
     default_low = _number(scale["low"], "scale.low") if "low" in scale else None
     default_high = _number(scale["high"], "scale.high") if "high" in scale else None
+    if default_low is not None and default_high is not None and not default_low < default_high:
+        _fail(top["scale"], "scale", f"low ({default_low:g}) must be below high ({default_high:g})")
     if "dimensions" not in top:
         _fail(root, "dimensions", "missing: list the rubric's dimensions")
     dims_node = top["dimensions"]

@@ -33,6 +33,10 @@ class Command(BaseCommand):
                                  "judge route, else its main profile, else the offline scripted judge)")
         parser.add_argument("--seed", type=int, help="the self-checks' samples (default: the run's seed)")
         parser.add_argument("--pairs", type=int, default=12, help="pairs asked in both orders (default 12)")
+        parser.add_argument("--repeat-share", type=float, default=0.2,
+                            help="share of packets judged twice, for repeatability (default 0.2; 2 at least)")
+        parser.add_argument("--planted-share", type=float, default=0.3,
+                            help="share of packets given planted defects (default 0.3; 3 at least)")
         parser.add_argument("--budget-tokens", type=int, help="refuse a job projected to use more tokens")
         parser.add_argument("--budget-cost", type=float, help="refuse a job projected to cost more")
         add_output_argument(parser, help="write the scores as a tidy CSV here")
@@ -44,7 +48,8 @@ class Command(BaseCommand):
         try:
             rubric = load_rubric(options["rubric"])
             result = judge_run(run, rubric, options["day"], agents=agents, judges=options["judge"],
-                               seed=options["seed"], pairs=options["pairs"], budget_tokens=options["budget_tokens"],
+                               seed=options["seed"], pairs=options["pairs"],
+                               repeat_share=options["repeat_share"], planted_share=options["planted_share"], budget_tokens=options["budget_tokens"],
                                budget_cost=options["budget_cost"],
                                on_projection=lambda p: sys.stderr.write(f"projected: {json.dumps(p)}\n"))
         except (RubricError, PacketError, JudgeError) as exc:
