@@ -6,7 +6,6 @@
 Prints the projection (calls, tokens, cost) on stderr before any call goes out, then one JSON line."""
 import csv
 import json
-import sys
 import time
 
 from django.core.management.base import BaseCommand, CommandError
@@ -51,7 +50,7 @@ class Command(BaseCommand):
                                seed=options["seed"], pairs=options["pairs"],
                                repeat_share=options["repeat_share"], planted_share=options["planted_share"], budget_tokens=options["budget_tokens"],
                                budget_cost=options["budget_cost"],
-                               on_projection=lambda p: sys.stderr.write(f"projected: {json.dumps(p)}\n"))
+                               on_projection=lambda p: self.stderr.write(f"projected: {json.dumps(p)}"))
         except (RubricError, PacketError, JudgeError) as exc:
             raise CommandError(str(exc)) from None
         if options["output"]:
