@@ -9,7 +9,8 @@ import krippendorff
 import numpy as np
 import pytest
 
-from voyage.judging.reliability import DOUBTFUL, RELIABLE, UNRELIABLE, alpha, detection, flip_share, verdict
+from voyage.judging.reliability import (DOUBTFUL, RELIABLE, UNRELIABLE, agreement, alpha, detection, flip_share,
+                                        verdict)
 from voyage.judging.rubric import DEFAULT_VERDICT
 
 
@@ -52,6 +53,11 @@ def test_alpha_is_none_where_it_is_not_defined():
     assert alpha([1, None, None], [2, 3, None]) is None  # one unit rated by both
 
 
+def test_agreement_is_the_share_rated_alike():
+    assert agreement([1, 2, None, 4], [1, 3, 5, 4]) == pytest.approx(2 / 3, abs=1e-4)
+    assert agreement([None], [1]) is None
+
+
 def test_the_flip_share_counts_pairs_answered_both_ways():
     # (winner when X was shown first, winner when Y was): two agree, one flips; one unanswered is left out
     assert flip_share([("x", "x"), ("x", "y"), (None, "x"), ("y", "y")]) == (pytest.approx(1 / 3, abs=1e-4), 3)
@@ -85,5 +91,8 @@ def test_the_verdict_in_words():
     word, reasons = verdict(_checks(order_flip_share=None), DEFAULT_VERDICT)
     assert word == DOUBTFUL and "order_flip_share could not be measured" in reasons
     assert verdict(_checks(judges_alpha=0.3), DEFAULT_VERDICT)[0] == UNRELIABLE
+    # every repeat alike on one value: α is undefined, and whole agreement stands in for it
+    assert verdict(_checks(repeat_alpha=None, repeat_agreement=1.0), DEFAULT_VERDICT) == (RELIABLE, [])
+    assert verdict(_checks(repeat_alpha=None, repeat_agreement=0.9), DEFAULT_VERDICT)[0] == DOUBTFUL
     stricter = {**DEFAULT_VERDICT, "reliable": {**DEFAULT_VERDICT["reliable"], "repeat_alpha": 0.95}}
     assert verdict(_checks(), stricter)[0] == DOUBTFUL  # the thresholds are the rubric's to edit

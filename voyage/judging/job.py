@@ -173,13 +173,20 @@ def judge_run(run: Run, rubric: Rubric, day: int, *, agents: list[str] | None = 
 
 
 def _ask(run: Run, rubric: Rubric, asks: list[Ask], profiles: list) -> list:
-    """Every call, one batch per judge, each recorded (purpose judge) with its agent and the day's tick."""
+    return ask_judges(run.scenario, run.seed, rubric, asks, profiles)
+
+
+def ask_judges(scenario, seed: int, rubric: Rubric, asks: list[Ask], profiles: list) -> list:
+    """Every call, one batch per judge, each recorded (purpose judge) on the run of its first packet,
+    with its agent and tick. The answers, in the order of `asks`."""
     answers = [None] * len(asks)
-    agent_ids = dict(AgentState.objects.filter(run=run).values_list("persona__key", "id"))
+    runs = {a.packets[0]["run"] for a in asks}
+    agent_ids = {(r, k): i for r, k, i in AgentState.objects.filter(run_id__in=runs)
+                 .values_list("run_id", "persona__key", "id")}
     for j, profile in enumerate(profiles):
         mine = [i for i, a in enumerate(asks) if a.judge == j]
         requests = {i: _request(asks[i], rubric, agent_ids) for i in mine}
-        gateway = one_gateway(SimpleNamespace(seed=run.seed, malformed_rate=0.0, scenario=run.scenario), profile)
+        gateway = one_gateway(SimpleNamespace(seed=seed, malformed_rate=0.0, scenario=scenario), profile)
         try:
             for i, answer in zip(mine, gateway.complete_many([requests[i] for i in mine])):
                 answer.profile = answer.profile or (profile.name if profile is not None else "")
@@ -188,7 +195,7 @@ def _ask(run: Run, rubric: Rubric, asks: list[Ask], profiles: list) -> list:
             gateway.close()
         with transaction.atomic():
             LLMCall.objects.bulk_create([
-                call_record(run.pk, requests[i], answers[i],
+                call_record(asks[i].packets[0]["run"], requests[i], answers[i],
                             LLMCall.OK if not answers[i].failed else LLMCall.ERROR,
                             detail=f"judge {asks[i].mode} {asks[i].copy} repeat {asks[i].repeat}")
                 for i in mine])
@@ -199,7 +206,8 @@ def _request(ask: Ask, rubric: Rubric, agent_ids: dict) -> ModelRequest:
     first = ask.packets[0]
     key = first["agent"]["key"] if ask.mode == "score" else None
     return ModelRequest(purpose=JUDGE, messages=ask.messages, tick=first["ticks"][1], agent_key=key,
-                        agent_id=agent_ids.get(key), hints=JudgeHints(ask.mode, ask.packets, rubric.scales()))
+                        agent_id=agent_ids.get((first["run"], key)), hints=JudgeHints(ask.mode, ask.packets,
+                                                                                      rubric.scales()))
 
 
 def self_checks(rows: list[Row], rubric: Rubric, pair_verdicts: list[tuple], judges: list[str]) -> dict:
@@ -212,6 +220,7 @@ def self_checks(rows: list[Row], rubric: Rubric, pair_verdicts: list[tuple], jud
     units = sorted(again)
     checks = {"repeat_alpha": reliability.alpha([first.get(u) for u in units], [again[u] for u in units])}
     checks["repeat_units"] = len(units)
+    checks["repeat_agreement"] = reliability.agreement([first.get(u) for u in units], [again[u] for u in units])
     if len(judges) > 1:
         other = scores(judges[1], 0)
         units = sorted(first)

@@ -26,6 +26,13 @@ def alpha(first: list[float | None], second: list[float | None]) -> float | None
     return round(float(krippendorff.alpha(reliability_data=data, level_of_measurement="interval")), 4)
 
 
+def agreement(first: list[float | None], second: list[float | None]) -> float | None:
+    """The share of units rated alike by both (None: no unit rated by both). Beside α, and what the
+    verdict reads when α is not defined because every rating was the same."""
+    both = [(a, b) for a, b in zip(first, second, strict=True) if a is not None and b is not None]
+    return round(sum(1 for a, b in both if a == b) / len(both), 4) if both else None
+
+
 def flip_share(verdicts: list[tuple[str | None, str | None]]) -> tuple[float | None, int]:
     """Each pair asked twice, (the winner's id when X was shown first, when Y was): the share whose
     winner changed with the order, over the pairs answered both times, and that count."""
@@ -59,7 +66,10 @@ def verdict(checks: dict, thresholds: dict) -> tuple[str, list[str]]:
         elif value < short[name]:
             unmet.append(f"{name} {value} < {short[name]}")
 
-    judge_at_least("repeat_alpha", checks.get("repeat_alpha"))
+    if checks.get("repeat_alpha") is None and checks.get("repeat_agreement") == 1.0:
+        pass  # every repeat rated alike and with one value throughout: α is undefined, agreement is whole
+    else:
+        judge_at_least("repeat_alpha", checks.get("repeat_alpha"))
     if checks.get("judges_alpha") is not None:
         judge_at_least("judges_alpha", checks["judges_alpha"])
     flips = checks.get("order_flip_share")
