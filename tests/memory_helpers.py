@@ -62,3 +62,23 @@ def run_tables(run) -> dict:
         "calls": list(LLMCall.objects.filter(run=run).exclude(purpose__in=INSTRUMENT_PURPOSES).order_by("id")
                       .values("id", "purpose", "raw_answer", "tick")),
     }
+
+
+@contextlib.contextmanager
+def finished_run(django_db_blocker, ticks: int, **params):
+    """A run of 1912 advanced `ticks` ticks offline (memory jobs inline) and marked finished, made
+    outside the tests' transactions for a module or session fixture to share, and deleted after."""
+    from tests.engine_helpers import new_run
+    from voyage.engine.runner import advance
+    from voyage.models import Run
+
+    with django_db_blocker.unblock(), jobs_inline():
+        made = new_run(target_ticks=ticks, **params)
+        advance(made, ticks, memory_inline=True)
+        Run.objects.filter(pk=made.pk).update(state=Run.FINISHED)
+        made.refresh_from_db()
+    try:
+        yield made
+    finally:
+        with django_db_blocker.unblock():  # leave no run for later files
+            Run.objects.filter(pk=made.pk).delete()
