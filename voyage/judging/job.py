@@ -23,6 +23,7 @@ from voyage.judging import defects, reliability
 from voyage.judging.packets import PACKET_TOKENS, bounded, day_packets, tokens_of
 from voyage.judging.prompt import Judgement, pair_messages, read_pair, read_scores, score_messages
 from voyage.judging.rubric import Rubric
+from voyage.instruments.models import Judging
 from voyage.models import LLMCall, ModelProfile, Run
 from world.models import AgentState
 
@@ -65,6 +66,19 @@ class Result:
                 "missing": sum(1 for r in originals if r.judgement.score is None),
                 "verdict": self.verdict, "scripted": self.scripted, **self.checks, "verdict_reasons": self.reasons,
                 "calls": self.calls, "cpu_s": round(cpu_s, 2)}
+
+
+def save(result: Result, cpu_s: float, asked_by=None):
+    """The job kept as a Judging row (the pages and the API show the latest), with the first judge's
+    scores of the real packets."""
+    first = result.rows[0].judge if result.rows else OFFLINE
+    scores = [{"agent": r.agent, "dimension": r.judgement.dimension, "score": r.judgement.score,
+               "reason": r.judgement.reason, "cites": list(r.judgement.cites), "missing": r.judgement.missing}
+              for r in result.rows if r.copy == "original" and r.repeat == 0 and r.judge == first]
+    judges = ", ".join(dict.fromkeys(r.judge for r in result.rows)) or OFFLINE
+    return Judging.objects.create(run_id=result.run_id, day=result.day, rubric=result.rubric, judge=judges,
+                                  scripted=result.scripted, verdict=result.verdict, summary=result.summary(cpu_s),
+                                  scores=scores, asked_by=asked_by)
 
 
 def judge_profiles(run: Run, names: list[str]) -> list[ModelProfile | None]:

@@ -10,7 +10,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from voyage.judging.job import JudgeError, judge_run
+from voyage.judging.job import JudgeError, judge_run, save
 from voyage.judging.packets import PacketError
 from voyage.judging.rubric import RubricError, load_rubric
 from voyage.management.run_arg import HELP, add_output_argument, run_from_arg
@@ -56,7 +56,9 @@ class Command(BaseCommand):
         if options["output"]:
             with open(options["output"], "w", newline="") as f:
                 write_csv(f, result)
-        self.stdout.write(json.dumps(result.summary(time.process_time() - start)))
+        cpu_s = time.process_time() - start
+        save(result, cpu_s)
+        self.stdout.write(json.dumps(result.summary(cpu_s)))
 
 
 def write_csv(f, result) -> None:
