@@ -65,3 +65,18 @@ def test_the_world_has_its_battery_and_any_world_one():
                                                              "reflections"}
     with pytest.raises(BatteryError, match="cannot read"):
         load_battery("/nonexistent.yaml")
+
+
+def test_the_report_shows_the_ranking_as_a_picture_beside_the_verdict(ablation_study, staff):
+    from voyage.studies.models import Study
+
+    study = Study.objects.get(name=ablation_study)
+    report = f"/studies/{study.pk}/report/"
+    assert "Not ranked yet" in staff.get(report).content.decode()
+    command("rank", ablation_study, "--agents", AGENTS, "--battery", f"{battery_for('1912')}@30")
+    page = staff.get(report).content.decode()
+    assert '<svg xmlns="http://www.w3.org/2000/svg" role="img" class="ranking"' in page
+    assert 'data-arm="memory=full"' in page and 'data-arm="memory=hot_window_only"' in page
+    assert 'class="verdict">' in page and "scripted, not a language model" in page
+    kept = staff.get(f"/studies/{study.pk}/report.html").content.decode()
+    assert 'class="ranking"' in kept  # the downloaded file carries it too

@@ -17,6 +17,7 @@ from voyage.judging.ranking import Ranked, Verdict, rank
 from voyage.judging.rubric import Rubric
 from voyage.models import ModelProfile
 from voyage.studies.grid import SEED, cell_label
+from voyage.studies.models import Ranking as RankingRow
 from voyage.studies.models import Study
 
 PLANTED_KINDS = ("anachronism", "early_name", "persona_swap")  # those one answer can carry
@@ -40,6 +41,7 @@ class Ranking:
     battery: str
     answers: int = 0
     comparisons: list = field(default_factory=list)
+    judge: str = OFFLINE
 
 
 def parse_battery_arg(text: str | None, study: Study) -> tuple[str, int | None]:
@@ -134,4 +136,13 @@ def _tally(arms, asks, meta, answers, profiles, tick, path, n_answers, seed, rub
     word, reasons = reliability.verdict(checks, rubric.verdict)
     labels = {p.name if p is not None and p.kind == ModelProfile.OPENAI else OFFLINE for p in profiles}
     return Ranking(rank(arms, verdicts, seed=seed), checks, word, reasons, len(asks), labels == {OFFLINE}, tick,
-                   path, n_answers, verdicts)
+                   path, n_answers, verdicts, judge=", ".join(sorted(labels)))
+
+
+def save(study: Study, found: Ranking, cpu_s: float) -> RankingRow:
+    arms = [{"arm": a.arm, "score": a.score, "ci_low": a.ci_low, "ci_high": a.ci_high, "rank": a.rank,
+             "comparisons": a.comparisons} for a in found.arms]
+    checks = {**found.checks, "verdict_reasons": found.reasons, "answers": found.answers, "calls": found.calls,
+              "cpu_s": round(cpu_s, 2)}
+    return RankingRow.objects.create(study=study, tick=found.tick, battery=found.battery, judge=found.judge,
+                                     scripted=found.scripted, verdict=found.verdict, arms=arms, checks=checks)

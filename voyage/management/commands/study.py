@@ -31,7 +31,7 @@ from voyage.judging.answers import BatteryError
 from voyage.judging.job import JudgeError
 from voyage.judging.rubric import RubricError, load_rubric
 from voyage.studies.progress import study_progress
-from voyage.studies.rank import RankError, rank_study
+from voyage.studies.rank import RankError, rank_study, save as save_ranking
 from voyage.studies.results import write_csv
 from voyage.studies.study_surveys import StudySurveyError, parse_survey, take_due
 from world.time import TICKS_PER_DAY
@@ -234,9 +234,11 @@ class Command(BaseCommand):
                                seed=options["seed"], agents=agents)
         except (RankError, BatteryError, RubricError, JudgeError) as exc:
             raise CommandError(str(exc)) from None
+        cpu_s = time.process_time() - start
+        save_ranking(study, found, cpu_s)
         for arm in found.arms:
             self.stdout.write(json.dumps({"arm": arm.arm, "score": arm.score, "ci_low": arm.ci_low,
                                           "ci_high": arm.ci_high, "rank": arm.rank, "comparisons": arm.comparisons}))
         self.stdout.write(json.dumps({"verdict": found.verdict, "scripted": found.scripted, **found.checks,
                                       "verdict_reasons": found.reasons, "tick": found.tick, "answers": found.answers,
-                                      "calls": found.calls, "cpu_s": round(time.process_time() - start, 2)}))
+                                      "calls": found.calls, "cpu_s": round(cpu_s, 2)}))
