@@ -7,6 +7,7 @@ the tick before the action call. Its inputs are the agent's own rows only.
 """
 from __future__ import annotations
 
+from memories.ablation import off
 from memories.attempts import Attempt, Lost, settle_compactions
 from memories.context import hot_window
 from memories.identity import agent_for_job, identity_text
@@ -143,8 +144,11 @@ def check_before_action(world, w, agent, gateway) -> str | None:
 
 
 def compaction_due_now(world, agent) -> str | None:
-    """HARD, SOFT or None: what check_before_action would do for the agent now."""
+    """HARD, SOFT or None: what check_before_action would do for the agent now (None, always, when the
+    run's memory setting turns summaries off: its older rows are never summarised)."""
     run = world.run
+    if off(run, "summaries"):
+        return None
     hot = hot_window(world, agent)
     limits = dict(memory_count=run.compaction_memory_count, soft_chars=run.compaction_soft_chars,
                   hard_chars=run.compaction_hard_chars)

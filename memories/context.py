@@ -9,6 +9,7 @@ rows. Nothing another agent thought or was not heard saying can enter.
 """
 from __future__ import annotations
 
+from memories.ablation import off
 from memories.identity import identity_text
 from memories.models import Memory
 from memories.recall import recall
@@ -105,6 +106,9 @@ def recalled_text(world, agent, situation: Situation, tick: int, shown=None) -> 
     while the same names are around and the hot window has moved on by fewer than RECALL_STALE_ROWS
     rows, so most action calls cost no query. Only rows older than those the prompt shows (`shown`,
     by default the hot window) are searched."""
+    if off(world.run, "recall"):
+        agent.recall = {}  # no rows recalled into this prompt
+        return ""
     terms = tuple(recall_terms(situation))
     if recall_cached(world, agent, terms):
         return recalled_block(world, agent)

@@ -5,6 +5,7 @@ dream is in its context on waking. Inputs: its own rows since the last dream, th
 name, and its own trust ledger (only once it knows names)."""
 from __future__ import annotations
 
+from memories.ablation import off
 from memories.attempts import Attempt
 from memories.identity import agent_for_job, identity_text
 from memories.jobs import dreams_job
@@ -29,6 +30,8 @@ DREAM_PEOPLE = 8
 def queue_dreams(world, w, plan) -> None:
     """Ask for the dreams of everyone who fell asleep this tick for 30+ minutes, done once the tick
     commits (one job for them all: at nightfall that is the whole ship)."""
+    if off(world.run, "dreams"):
+        return
     sleepers = [[a.id, a.slept_since_tick] for a in world.living() if dreams_tonight(a, plan)]
     if sleepers:
         w.memory_jobs.append(dreams_job(world.run.pk, plan.new_tick, sorted(sleepers)))

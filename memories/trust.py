@@ -6,6 +6,7 @@ rung does not know people's names makes no trust calls (its ledger still counts 
 met only while not knowing names is judged once it has met them again knowing names."""
 from __future__ import annotations
 
+from memories.ablation import off
 from memories.identity import identity_text
 from memories.models import TrustHistory
 from memories.writing import TRUST, messages
@@ -43,6 +44,8 @@ def assess(world, w, gateway, agents, lines_of) -> int:
 
 def assessing(world, w, agents, lines_of):
     """`assess` as steps (voyage.gateway.base.answered): yields its calls, is sent their answers."""
+    if off(world.run, "trust"):
+        return 0
     asked = []
     entries_of = entries_by_agent(world)
     for a in agents:

@@ -41,9 +41,10 @@ def secrets_in(text: str) -> set[str]:
 
 def run_tables(run) -> dict:
     """Every table an agent's mind or the run's state lives in, as plain rows, and the run's own model
-    calls (an instrument's calls, interviews and surveys, are no part of the run): what an interview or
+    calls (an instrument's calls, interviews, surveys and judging, are no part of the run): what an interview or
     a survey must leave as it found it."""
     from memories.models import DiaryEntry, Dream, MemorySummary, PendingMemoryJob, TrustEntry, TrustHistory
+    from voyage.gateway.base import INSTRUMENT_PURPOSES
     from voyage.models import Event, LLMCall, Run
     from world.models import AgentState
 
@@ -58,6 +59,26 @@ def run_tables(run) -> dict:
         "event_log": list(Event.objects.filter(run=run).order_by("seq").values()),
         "pending_jobs": list(PendingMemoryJob.objects.filter(run=run).values()),
         "run": Run.objects.filter(pk=run.pk).values("tick", "state", "seed", "error").get(),
-        "calls": list(LLMCall.objects.filter(run=run).exclude(purpose__in=("interview", "survey")).order_by("id")
+        "calls": list(LLMCall.objects.filter(run=run).exclude(purpose__in=INSTRUMENT_PURPOSES).order_by("id")
                       .values("id", "purpose", "raw_answer", "tick")),
     }
+
+
+@contextlib.contextmanager
+def finished_run(django_db_blocker, ticks: int, **params):
+    """A run of 1912 advanced `ticks` ticks offline (memory jobs inline) and marked finished, made
+    outside the tests' transactions for a module or session fixture to share, and deleted after."""
+    from tests.engine_helpers import new_run
+    from voyage.engine.runner import advance
+    from voyage.models import Run
+
+    with django_db_blocker.unblock(), jobs_inline():
+        made = new_run(target_ticks=ticks, **params)
+        advance(made, ticks, memory_inline=True)
+        Run.objects.filter(pk=made.pk).update(state=Run.FINISHED)
+        made.refresh_from_db()
+    try:
+        yield made
+    finally:
+        with django_db_blocker.unblock():  # leave no run for later files
+            Run.objects.filter(pk=made.pk).delete()

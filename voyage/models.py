@@ -16,6 +16,9 @@ from voyage.gateway.prompts import decompress_messages
 from world.time import DEFAULT_REFLECTION_TICKS, TICKS_PER_DAY
 
 ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
+# Memory ablations (Run.memory; what each turns off: memories/ablation.py).
+MEMORY_PARTS = ("summaries", "reflection", "dreams", "trust", "recall")
+MEMORY_SETTINGS = [(name, name) for name in ("full", *(f"no_{part}" for part in MEMORY_PARTS), "hot_window_only")]
 MAX_RUN_AHEAD = 8  # ticks an agent may run ahead of the slowest one in the simultaneous schedule
 
 
@@ -195,6 +198,10 @@ class Run(models.Model):
                        ("none", "none: the allowed actions only, no example")]
     example_answer = models.CharField(max_length=8, choices=EXAMPLE_ANSWERS, default="rotating",
                                       help_text="the example answer each action prompt ends with")
+    memory = models.CharField(
+        max_length=16, choices=MEMORY_SETTINGS, default="full",
+        help_text="memory ablation: full, or a part switched off (no_summaries, no_reflection, no_dreams, no_trust, "
+                  "no_recall), or hot_window_only (all of them off); memories/ablation.py")
     profile_routes = models.JSONField(
         default=dict, blank=True,
         help_text='model profiles by call group or agent, e.g. {"memory": "strong", "instruments": "strong", '

@@ -11,10 +11,10 @@ from django.core.management import call_command
 
 from memories.models import Dream, Memory, MemorySummary, TrustHistory
 from tests.engine_helpers import new_run
-from tests.memory_helpers import jobs_inline, run_tables, secrets_in
+from tests.memory_helpers import finished_run, run_tables, secrets_in
 from voyage.calls.usage import usage_totals
 from voyage.engine.budget import Budget
-from voyage.engine.runner import advance, transcript_sha256
+from voyage.engine.runner import transcript_sha256
 from voyage.gateway.offline_interview import CANNED
 from voyage.gateway.prompts import prompt_text
 from voyage.instruments.interviews import InterviewError, ask, ask_everyone
@@ -29,14 +29,8 @@ HOT = 12
 
 @pytest.fixture(scope="module")
 def run(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock(), jobs_inline():
-        made = new_run(seed=7, target_ticks=TICKS, hot_memory_limit=HOT, compaction_memory_count=20)
-        advance(made, TICKS, memory_inline=True)
-        Run.objects.filter(pk=made.pk).update(state=Run.FINISHED)
-        made.refresh_from_db()
-    yield made
-    with django_db_blocker.unblock():  # made outside the tests' transactions: leave no run for later files
-        Run.objects.filter(pk=made.pk).delete()
+    with finished_run(django_db_blocker, TICKS, seed=7, hot_memory_limit=HOT, compaction_memory_count=20) as made:
+        yield made
 
 
 def climber(run) -> tuple[AgentState, int]:

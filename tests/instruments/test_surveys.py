@@ -14,10 +14,10 @@ from django.core.management.base import CommandError
 from memories.models import Memory
 from voyage.bench.fake_openai_server import FakeOpenAI
 from tests.engine_helpers import new_run
-from tests.memory_helpers import jobs_inline, run_tables
+from tests.memory_helpers import finished_run, run_tables
 from tests.instruments.test_questionnaire import EXAMPLE
 from voyage.engine.budget import Budget
-from voyage.engine.runner import advance, transcript_sha256
+from voyage.engine.runner import transcript_sha256
 from voyage.gateway.offline_interview import CANNED
 from voyage.gateway.prompts import prompt_text
 from voyage.instruments.models import Survey, SurveyAnswer
@@ -34,14 +34,8 @@ Q = read_questionnaire(EXAMPLE)
 
 @pytest.fixture(scope="module")
 def run(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock(), jobs_inline():
-        made = new_run(seed=11, target_ticks=TICKS, hot_memory_limit=12, compaction_memory_count=20)
-        advance(made, TICKS, memory_inline=True)
-        Run.objects.filter(pk=made.pk).update(state=Run.FINISHED)
-        made.refresh_from_db()
-    yield made
-    with django_db_blocker.unblock():  # made outside the tests' transactions: leave no run for later files
-        Run.objects.filter(pk=made.pk).delete()
+    with finished_run(django_db_blocker, TICKS, seed=11, hot_memory_limit=12, compaction_memory_count=20) as made:
+        yield made
 
 
 def living(run, tick):

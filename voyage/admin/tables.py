@@ -171,7 +171,7 @@ def replay_runs(modeladmin, request, queryset):
 
 
 RUN_SECTIONS = [
-    ("Memory", {"fields": ("hot_memory_limit", "compaction_memory_count", "compaction_soft_chars",
+    ("Memory", {"fields": ("memory", "hot_memory_limit", "compaction_memory_count", "compaction_soft_chars",
                            "compaction_hard_chars")}),
     ("Reflections, attrition and fatigue", {"fields": ("reflection_ticks", "reflection_cooldown",
                                                        "importance_threshold", "attrition_threshold",

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ninja import NinjaAPI
 from ninja.parser import Parser
 
-from voyage.api import agents, events, instruments, runs, studies, surveys
+from voyage.api import agents, events, instruments, judging, runs, studies, surveys
 from voyage.api.auth import AUTH
 
 
@@ -22,5 +22,5 @@ api = NinjaAPI(title="Voyage API", version="1", auth=AUTH, urls_namespace="api",
                description="Runs, agents, memories, events, transcripts, model calls and tidy tables of Voyage. "
                            "Authenticate with a staff session (unsafe methods need the X-CSRFToken header) or an "
                            "API token made in the admin, sent as X-API-Key.")
-for module in (runs, agents, events, studies, instruments, surveys):
+for module in (runs, agents, events, studies, instruments, surveys, judging):
     api.add_router("", module.router)

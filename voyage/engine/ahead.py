@@ -39,6 +39,7 @@ from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass, field
 from typing import Callable
 
+from memories.ablation import off
 from memories.compaction import HARD, check_before_action, compaction_due_now
 from memories.context import hot_window, recall_cached, recall_terms
 from memories.dreams import dreams_tonight
@@ -347,7 +348,7 @@ class Stretch:
         w = self.writers.get(t)
         if w is None or any(c.tick <= t for c in self._active()):
             return False
-        if sleepers := self.sleepers.pop(t, None):
+        if (sleepers := self.sleepers.pop(t, None)) and not off(run, "dreams"):
             w.key = (END + 1,)
             w.tick = plan_tick(t, run.reflection_schedule).new_tick
             w.memory_jobs.append(dreams_job(run.pk, w.tick, sorted(sleepers)))

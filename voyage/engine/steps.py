@@ -5,6 +5,7 @@ import logging
 from collections import Counter
 
 from memories import reflection, trust
+from memories.ablation import off
 from memories.compaction import check_before_action
 from memories.context import action_messages, cues_for, hot_window, recalled_ids, writing_messages
 from memories.diary import rows_of_day, write_diaries
@@ -209,6 +210,8 @@ def alone_too_long(world: RunWorld, w: TickWriter, a: AgentState) -> bool:
 # --- 5. reflections ------------------------------------------------------------------------
 def reflection_due(world: RunWorld, a: AgentState, tick: int, plan) -> str | None:
     """Why the agent reflects at the end of this tick (`tick`: the new tick), or None."""
+    if off(world.run, "reflection"):
+        return None
     run = world.run
     if a.asleep or tick - a.last_reflection_tick < run.reflection_cooldown:
         return None

@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 import random
 
-from voyage.gateway.base import ACTION, BULLETIN, Gateway, ModelAnswer, ModelRequest
+from voyage.gateway.base import ACTION, BULLETIN, JUDGE, Gateway, ModelAnswer, ModelRequest
 from voyage.gateway.hints import ActionHints, TextHints
+from voyage.gateway.offline_judge import judge
 from voyage.gateway.offline_writing import WRITERS
 from world.scenarios.voice import full_phrasebook
 
@@ -44,6 +45,8 @@ class OfflineModel(Gateway):
         rng = random.Random(f"{self.seed}:{request.tick}:{request.agent_key}:{request.purpose}")
         if request.purpose == ACTION:
             text = self._act(rng, request.hints)
+        elif request.purpose == JUDGE:
+            text = judge(request.hints)
         elif request.purpose == BULLETIN:
             text = self._bulletin(rng, request.hints)
         else:

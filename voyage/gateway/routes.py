@@ -4,8 +4,9 @@ agents' actions, to profiles by name; the run's main profile answers whatever is
     {"memory": "strong", "instruments": "strong", "agent:ismay": "strong"}
 
 Groups: `actions` (an agent's turn), `memory` (compaction, eras, dreams, diary, trust, reflection,
-importance, the bulletin: long, rarer calls that decide what every agent remembers) and
-`instruments` (the researcher's own questions: interviews, surveys). `agent:PERSONA_KEY` gives that
+importance, the bulletin: long, rarer calls that decide what every agent remembers),
+`instruments` (the researcher's own questions: interviews, surveys) and `judge` (a model judging
+what the run committed, voyage/judging; `manage.py judge --judge PROFILE` names it for one job). `agent:PERSONA_KEY` gives that
 agent's actions a profile of its own (it wins over `actions`). Reasoning switches stay per profile
 and per purpose: each call goes to its profile with its purpose.
 
@@ -13,14 +14,15 @@ Written on the command line and in a study's axis as `memory=strong;agent:ismay=
 """
 from __future__ import annotations
 
-from voyage.gateway.base import (ACTION, BULLETIN, COMPACTION, DIARY, DREAM, ERA, IMPORTANCE, INTERVIEW, REFLECTION,
-                                 TRUST)
+from voyage.gateway.base import (ACTION, BULLETIN, COMPACTION, DIARY, DREAM, ERA, IMPORTANCE, INTERVIEW, JUDGE,
+                                 REFLECTION, TRUST)
 
 SURVEY = "survey"  # an instrument's purpose (issue 32)
 GROUPS = {
     "actions": (ACTION,),
     "memory": (COMPACTION, ERA, DREAM, DIARY, TRUST, REFLECTION, IMPORTANCE, BULLETIN),
     "instruments": (INTERVIEW, SURVEY),
+    "judge": (JUDGE,),
 }
 AGENT = "agent:"
 GROUP_OF = {purpose: group for group, purposes in GROUPS.items() for purpose in purposes}

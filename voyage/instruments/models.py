@@ -141,3 +141,37 @@ class SurveyAnswer(models.Model):
     class Meta:
         db_table = "survey_answers"
         ordering = ["survey", "id"]
+
+
+class JudgeVerdict(models.Model):
+    """Who judged, whether it was the offline scripted policy, and the judge's verdict on itself
+    (docs/judging.md): what every kept judging result shows beside its figures."""
+
+    judge = models.CharField(max_length=200, help_text="the judge(s), by profile name; offline (scripted)")
+    scripted = models.BooleanField(default=False, help_text="judged by the offline scripted policy, not a model")
+    verdict = models.CharField(max_length=12, help_text="reliable, doubtful or unreliable (docs/judging.md)")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+
+class Judging(JudgeVerdict):
+    """One judging job (voyage/judging): a run's day scored against a rubric by a judge, with the
+    judge's self-checks and its verdict. Not part of the run: the run never reads this table."""
+
+    run = models.ForeignKey("voyage.Run", on_delete=models.CASCADE, related_name="judgings")
+    day = models.PositiveIntegerField()
+    rubric = models.CharField(max_length=120)
+    summary = models.JSONField(help_text="the job's JSON line: self-checks, verdict reasons, calls, cpu_s")
+    scores = models.JSONField(help_text="the first judge's scores of the real packets: agent, dimension, score, "
+                                        "reason, cites, missing")
+    asked_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+", help_text="empty: from manage.py")
+
+    class Meta:
+        db_table = "judgings"
+        ordering = ["-id"]
+
+    def __str__(self):
+        return f"run {self.run_id} day {self.day}: {self.verdict}"

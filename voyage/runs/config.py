@@ -26,7 +26,7 @@ from world.time import TICKS_PER_DAY
 PARAMETERS = ("malformed_rate", "hot_memory_limit", "compaction_memory_count", "compaction_soft_chars",
               "compaction_hard_chars", "reflection_ticks", "reflection_cooldown", "importance_threshold",
               "attrition_threshold", "fatigue_warning", "fatigue_limit", "budget_tokens", "budget_cost",
-              "context_layout", "profile_routes", "example_answer", "run_ahead")
+              "context_layout", "profile_routes", "example_answer", "run_ahead", "memory")
 # Help for each parameter (the admin form shows it; the API may reuse it for its schema).
 PARAMETER_HELP = {
     "malformed_rate": "offline model only: the share of its answers that are deliberately malformed (0–1), "
@@ -58,6 +58,9 @@ PARAMETER_HELP = {
                       'dreams, diary, trust, reflection, importance, bulletin), {"instruments": ...} (interviews, '
                       'surveys), {"actions": ...}, and {"agent:PERSONA_KEY": ...} for that agent\'s actions; the '
                       "main profile answers every call not named. Empty: the main profile answers all",
+    "memory": "memory ablation: 'full', a part switched off ('no_summaries', 'no_reflection', 'no_dreams', "
+              "'no_trust', 'no_recall') or 'hot_window_only' (all of them off), to rank memory architectures in a "
+              "study (docs/judging.md)",
     "run_ahead": f"simultaneous schedule only: how many ticks an agent may run ahead of the slowest agent, "
                  f"0–{MAX_RUN_AHEAD} (0: lock-step, every agent waits for every other each tick); agents whose "
                  f"calls cannot affect each other stop waiting for each other. The transcript is the same for "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 
+from voyage.instruments.models import JudgeVerdict
 from voyage.studies.grid import SEED, cell_label
 
 
@@ -65,3 +66,21 @@ class StudyRun(models.Model):
     @property
     def seed(self) -> str:
         return self.cell.get(SEED, "")
+
+
+class Ranking(JudgeVerdict):
+    """A study's arms ranked by `study rank` (voyage/studies/rank.py): Bradley–Terry scores with their
+    bootstrap intervals, and the judge's own figures and verdict, shown together in the report."""
+
+    study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="rankings")
+    tick = models.PositiveIntegerField(help_text="the battery was asked at this tick")
+    battery = models.CharField(max_length=300)
+    arms = models.JSONField(help_text="best first: arm, score, ci_low, ci_high, rank, comparisons")
+    checks = models.JSONField(help_text="order_flip_share, repeat_alpha, planted_detection, verdict_reasons, ...")
+
+    class Meta:
+        db_table = "study_rankings"
+        ordering = ["-id"]
+
+    def __str__(self):
+        return f"{self.study} at tick {self.tick}: {self.verdict}"

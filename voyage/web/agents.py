@@ -21,6 +21,7 @@ from voyage.instruments.interviews import interviews_of
 from voyage.models import Event, LLMCall, Run
 from voyage.web.access import staff_required
 from voyage.web.health import agent_panel
+from voyage.web.judging import believability
 from voyage.web.params import int_param
 from voyage.web.ties import ties_of
 from world.models import AgentState
@@ -63,7 +64,7 @@ def agent_inspector(request, run_id: int, agent_key: str):
     return _page(request, run, agent, "now", "web/agents_inspector.html",
                  prompt=messages, recalled=_rows(agent, recalled), calls=list(calls), climbs=climbs_of(run, agent),
                  interviews=interviews_of(agent), model_health=agent_panel(run, agent.persona.key),
-                 ties=ties_of(run, agent))
+                 ties=ties_of(run, agent), b=believability(run, agent.persona.key))
 
 
 def climbs_of(run: Run, agent: AgentState) -> list[dict]:

@@ -1,11 +1,12 @@
 """The interview, intervention and survey forms' URLs (included in the "web" namespace by voyage/web/urls.py)."""
 from django.urls import path
 
-from voyage.web import instruments, surveys
+from voyage.web import instruments, judging, surveys
 
 urlpatterns = [
     path("runs/<int:run_id>/agents/<slug:agent_key>/interviews/", instruments.agent_interview, name="agent_interview"),
     path("runs/<int:run_id>/interventions/", instruments.run_intervene, name="run_intervene"),
+    path("runs/<int:run_id>/judging/", judging.run_judge, name="run_judge"),
     path("runs/<int:run_id>/surveys/", surveys.run_surveys, name="run_surveys"),
     path("runs/<int:run_id>/surveys/new/", surveys.run_survey, name="run_survey"),
     path("runs/<int:run_id>/surveys/<int:survey_id>/", surveys.survey_answers, name="run_survey_answers"),

@@ -8,6 +8,7 @@ from django.db import connection
 from django.db.models import Count, F, Q, Sum
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 
 from memories.jobs import pending
 from voyage.calls.usage import OFFLINE
@@ -17,6 +18,7 @@ from voyage.runs.state import state_text
 from voyage.web import costs, feed
 from voyage.web.access import staff_required
 from voyage.web.health import run_panel
+from voyage.web.judging import believability
 from voyage.web.leads import leads_panel
 from voyage.web.runs import buttons_for
 from voyage.web.shipmap import lay_out, marker_spots
@@ -135,6 +137,7 @@ def overview(request, run_id: int):
         "cast": sorted(cast.items(), key=lambda kv: kv[1]["name"]), "usage": usage, "buttons": buttons_for(run.state, run.tick, run.target_ticks), "usage_tables": [("By purpose", usage["by_purpose"]), ("By agent", usage["by_agent"]),
                                                     ("By profile", usage["by_profile"])],
         "rung_levels": sorted(names.items()), "model_health": run_panel(run), "leads": leads,
+        "b": believability(run), "judge_url": reverse("web:run_judge", args=[run.pk]),
         "live": {"run": run.pk, "last_seq": last_seq, "last_call": last_call, "tick": run.tick,
                  "filters": filters, "ship_url": f"/runs/{run.pk}/ship.json", "ws_path": f"/ws/runs/{run.pk}/feed/"},
     })

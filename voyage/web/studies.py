@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 
 from voyage.studies import between, compare
@@ -75,7 +76,8 @@ def _doc(column: str) -> str:
 @staff_required
 def study_report(request, study_id: int):
     study = get_object_or_404(Study.objects.select_related("scenario"), pk=study_id)
-    return render(request, "studies/report.html", report(study, request.GET.get("day")))
+    return render(request, "studies/report.html", {**report(study, request.GET.get("day")),
+                                                   "rank_url": reverse("studies:rank", args=[study.pk])})
 
 
 @staff_required

@@ -22,6 +22,7 @@ from voyage.studies.results import study_rows
 from voyage.studies.stats import MIN_RUNS, ArmSummary, Comparison, seed_for, summarise
 from voyage.web.charts import RUNG_COLOURS
 from voyage.web.speech_picture import speech_picture
+from voyage.web.study_ranking import ranking_section
 from world.time import TICKS_PER_DAY
 
 
@@ -53,7 +54,7 @@ def report(study: Study, day=None) -> dict:
     days = sorted({int(r["day"]) for r in rows})
     chosen = int(day) if day is not None and str(day).isdigit() and int(day) in days else (days[-1] if days else None)
     context = {"study": study, "design": design(study), "arms": arms, "days": days, "day": chosen,
-               "min_runs": MIN_RUNS, "measures": [], "graphs": []}
+               "min_runs": MIN_RUNS, "measures": [], "graphs": [], "ranking": ranking_section(study)}
     if chosen is None:
         return context
     baseline = pick_baseline(arms, None)

@@ -7,10 +7,13 @@
     manage.py study results N -o results.csv   # one row per run and day
     (create --survey FILE@TICK, repeatable: a questionnaire put to every run at TICK; its items are measures)
     manage.py study compare N --measure M [--day D] [--baseline ARM] [-o file.csv]   # each arm vs the baseline
+    manage.py study rank N [--battery FILE@TICK] [--rubric FILE] [--judge PROFILE] [--agents K1,K2]
+                                               # the arms ranked from the judge's pairwise verdicts
 """
 from __future__ import annotations
 
 import json
+import time
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -24,7 +27,11 @@ from voyage.studies.config import StudyError, StudyPlan, create_study
 from voyage.studies.foreground import run_study
 from voyage.studies.grid import GridError, parse_vary
 from voyage.studies.models import Study
+from voyage.judging.answers import BatteryError
+from voyage.judging.job import JudgeError
+from voyage.judging.rubric import RubricError, load_rubric
 from voyage.studies.progress import study_progress
+from voyage.studies.rank import RankError, rank_study, save as save_ranking
 from voyage.studies.results import write_csv
 from voyage.studies.study_surveys import StudySurveyError, parse_survey, take_due
 from world.time import TICKS_PER_DAY
@@ -127,6 +134,17 @@ class Command(BaseCommand):
                                                   "first cell)")
         comparing.add_argument("-o", "--output", help="also write the lines as CSV to this file")
 
+        ranking = sub.add_parser("rank", help="rank the arms from the judge's pairwise verdicts on an interview "
+                                              "battery: one JSON line per arm, then one with the judge's verdict")
+        ranking.add_argument("study")
+        ranking.add_argument("--battery", help="FILE@TICK (default: the battery shipped for the study's world, at "
+                                               "its arms' last tick)")
+        ranking.add_argument("--rubric", help="a rubric YAML file (default: the default rubric)")
+        ranking.add_argument("--judge", action="append", default=[], help="a model profile (default: the first "
+                                                                           "run's judge route, else its profile)")
+        ranking.add_argument("--agents", default="", help="persona keys, comma-separated (default: every agent)")
+        ranking.add_argument("--seed", type=int, default=0, help="the samples and the bootstrap (default 0)")
+
     def handle(self, *args, **options):
         return getattr(self, f"do_{options['action']}")(options)
 
@@ -206,3 +224,21 @@ class Command(BaseCommand):
             with open(options["output"], "w", newline="", encoding="utf-8") as out:
                 write_comparisons(found, out)
             self.stderr.write(f"{len(found)} rows written to {options['output']}")
+
+    def do_rank(self, options):
+        start = time.process_time()
+        study = find_study(options["study"])
+        agents = [k.strip() for k in options["agents"].split(",") if k.strip()] or None
+        try:
+            found = rank_study(study, load_rubric(options["rubric"]), options["battery"], judges=options["judge"],
+                               seed=options["seed"], agents=agents)
+        except (RankError, BatteryError, RubricError, JudgeError) as exc:
+            raise CommandError(str(exc)) from None
+        cpu_s = time.process_time() - start
+        save_ranking(study, found, cpu_s)
+        for arm in found.arms:
+            self.stdout.write(json.dumps({"arm": arm.arm, "score": arm.score, "ci_low": arm.ci_low,
+                                          "ci_high": arm.ci_high, "rank": arm.rank, "comparisons": arm.comparisons}))
+        self.stdout.write(json.dumps({"verdict": found.verdict, "scripted": found.scripted, **found.checks,
+                                      "verdict_reasons": found.reasons, "tick": found.tick, "answers": found.answers,
+                                      "calls": found.calls, "cpu_s": round(cpu_s, 2)}))

@@ -1,0 +1,64 @@
+"""Three judges on local chat-completions servers (voyage/bench/fake_openai_server.py), for the
+judge's self-checks: real HTTP, the OpenAI protocol, the prompt as Voyage sends it.
+
+- KnowingJudge: knows its job. It reads the packets in the prompt and scores them from the signals a
+  careful reader would see (the proxies of voyage.gateway.offline_judge: someone else's history, a
+  denial of its own line, a word foreign to its world, a name too soon, a line said again and again),
+  and compares two packets by those scores, whichever side each is on.
+- FirstAnswerJudge: scores as the knowing judge, but in a pair always prefers the first (A).
+- RandomJudge: a score drawn at random for each dimension (citing real rows of the packet, so its
+  scores count), and A or B at random."""
+from __future__ import annotations
+
+import json
+import random
+import threading
+
+from voyage.bench.fake_openai_server import FakeOpenAI
+from voyage.gateway.offline_judge import JudgeHints, judge
+from voyage.judging.prompt import PACKET_END
+
+
+def _json_after(text: str, marker: str):
+    return json.loads(text.split(marker, 1)[1].split("\n", 2)[1])
+
+
+def read_prompt(body: dict) -> JudgeHints:
+    text = body["messages"][-1]["content"]
+    dims = json.loads(text.split("DIMENSIONS (JSON):\n", 1)[1].split("\n", 1)[0])
+    scales = tuple((d["id"], float(d["scale"][0]), float(d["scale"][1])) for d in dims)
+    if "EVIDENCE PACKET A (JSON):" in text:
+        packets = (_json_after(text, "EVIDENCE PACKET A (JSON):"), _json_after(text, "EVIDENCE PACKET B (JSON):"))
+        return JudgeHints("pair", packets, scales)
+    assert PACKET_END in text
+    return JudgeHints("score", (_json_after(text, "EVIDENCE PACKET (JSON):"),), scales)
+
+
+class KnowingJudge(FakeOpenAI):
+    def _content(self, body: dict, fault) -> str:
+        return judge(read_prompt(body))
+
+
+class FirstAnswerJudge(KnowingJudge):
+    def _content(self, body: dict, fault) -> str:
+        hints = read_prompt(body)
+        if hints.mode == "pair":
+            return json.dumps({"better": "A", "reason": "The first one.", "cites": [hints.packets[0]["items"][0]["id"]]})
+        return judge(hints)
+
+
+class RandomJudge(FakeOpenAI):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.draws = random.Random(39)
+        self.draw_lock = threading.Lock()
+
+    def _content(self, body: dict, fault) -> str:
+        hints = read_prompt(body)
+        with self.draw_lock:
+            if hints.mode == "pair":
+                return json.dumps({"better": self.draws.choice("AB"), "reason": "Who knows.",
+                                   "cites": [hints.packets[0]["items"][0]["id"]]})
+            ids = [item["id"] for item in hints.packets[0]["items"]]
+            return json.dumps({"scores": {d: {"score": self.draws.randint(int(lo), int(hi)), "reason": "A guess.",
+                                              "cites": [self.draws.choice(ids)]} for d, lo, hi in hints.dimensions}})

@@ -1,0 +1,74 @@
+"""A judging job on the offline scripted judge: it leaves no trace in the run, its calls are recorded
+with purpose judge (apart in usage, outside the budget), the command prints its JSON line and a tidy
+CSV, a budget refuses it before any call, and a 33-agent day takes well under 10 s of CPU."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import time
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tests.memory_helpers import run_tables
+from voyage.calls.usage import simulation_totals, usage_totals
+from voyage.engine.budget import Budget
+from voyage.engine.runner import transcript_sha256
+from voyage.judging.job import OFFLINE, judge_run
+from voyage.judging.rubric import load_rubric
+from voyage.models import LLMCall
+
+pytestmark = pytest.mark.django_db
+
+
+def test_judging_leaves_no_trace_in_the_run(judged_run):
+    sha, tables = transcript_sha256(judged_run), run_tables(judged_run)
+    spent, simulated = Budget(judged_run).tokens, simulation_totals(judged_run)
+    before = LLMCall.objects.filter(run=judged_run, purpose="judge").count()
+    result = judge_run(judged_run, load_rubric(), 1, agents=["harold_ashcombe", "bridget_keane", "leah_rosen"])
+    assert transcript_sha256(judged_run) == sha and run_tables(judged_run) == tables
+    assert Budget(judged_run).tokens == spent and simulation_totals(judged_run) == simulated
+    calls = LLMCall.objects.filter(run=judged_run, purpose="judge")
+    assert calls.count() - before == result.calls > 0
+    assert usage_totals(judged_run)["by_purpose"]["judge"]["calls"] == calls.count()
+
+
+def test_the_offline_judge_is_scripted_and_proves_itself(judged_run):
+    result = judge_run(judged_run, load_rubric(), 1)
+    assert result.scripted and {r.judge for r in result.rows} == {OFFLINE}
+    assert all(r.judgement.reason.startswith("[scripted judge") for r in result.rows)
+    assert result.checks["repeat_alpha"] == 1.0  # deterministic: the same packet, the same scores
+    assert result.checks["order_flip_share"] == 0.0
+    assert all(d["rate"] == 1.0 and d["n"] >= 5 for d in result.checks["planted_detection"].values())
+    assert result.verdict == "reliable"
+
+
+def test_the_command_prints_its_json_line_and_a_tidy_csv(judged_run, tmp_path):
+    out, err = io.StringIO(), io.StringIO()
+    start = time.process_time()
+    call_command("judge", str(judged_run.pk), "--day", "1", "-o", str(tmp_path / "scores.csv"), stdout=out,
+                 stderr=err)
+    cpu = time.process_time() - start
+    line = json.loads(out.getvalue())
+    assert {"run_id", "judged", "missing", "verdict", "repeat_alpha", "judges_alpha", "planted_detection", "calls",
+            "cpu_s", "order_flip_share"} <= set(line)
+    assert line["judged"] == 33 * 8 and line["missing"] == 0 and line["verdict"] == "reliable"
+    assert cpu < 10  # the target: a 33-agent day of 1912, the default rubric, offline
+    assert json.loads(err.getvalue().split("projected: ", 1)[1])["calls"] == line["calls"]
+    rows = list(csv.DictReader((tmp_path / "scores.csv").open()))
+    assert list(rows[0])[:9] == ["run", "day", "agent", "dimension", "score", "reason", "cited_ids", "repeat", "judge"]
+    originals = [r for r in rows if r["copy"] == "original" and r["repeat"] == "0"]
+    assert len(originals) == 33 * 8 and {r["verdict"] for r in rows} == {"reliable"}
+    assert all(r["cited_ids"].startswith("m") for r in originals)
+
+
+def test_bad_input_is_refused_with_what_is_wrong(judged_run, tmp_path):
+    with pytest.raises(CommandError, match="over the budget of 1000"):
+        call_command("judge", str(judged_run.pk), "--budget-tokens", "1000", stdout=io.StringIO(), stderr=io.StringIO())
+    with pytest.raises(CommandError, match="there is no model profile 'ghost'"):
+        call_command("judge", str(judged_run.pk), "--judge", "ghost", stdout=io.StringIO())
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("dimensions:\n  - id: x\n    question: q\n")
+    with pytest.raises(CommandError, match=r"dimensions\[0\].anchors \(line 2\): missing"):
+        call_command("judge", str(judged_run.pk), "--rubric", str(bad), stdout=io.StringIO())
