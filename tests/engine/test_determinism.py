@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from memories import jobs
+from memories import job_records, jobs
 from memories.models import Dream, PendingMemoryJob
 from tests.conftest import manage
 from tests.engine_helpers import ShipLog, people_shown
@@ -105,7 +105,7 @@ def test_memory_jobs_a_killed_process_left_are_done_when_the_run_resumes(monkeyp
         raise Killed
     run = create_run(edelweiss, seed=5, target_ticks=40)
     with monkeypatch.context() as patch:
-        patch.setitem(jobs.JOBS, "dreams", dies)
+        patch.setitem(job_records.DOERS, "dreams", dies)
         with pytest.raises(Killed):
             advance(run, 40, memory_inline=True)
     run.refresh_from_db()

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from memories import jobs
+from memories import job_queue, jobs
 from memories.digest import memory_tables
 from memories.models import PendingMemoryJob
 from tests.oracle import assert_same, memory_entries, transcript as transcript_of
@@ -64,7 +64,7 @@ def _late_worker(monkeypatch, rng: random.Random, *, chunk: int, params: dict):
     """Ticks as on the worker, the jobs handed to a 'memory worker' that does a random few of them,
     in random order, between chunks of ticks, sometimes twice, and the rest at the end."""
     delivered = []
-    monkeypatch.setattr(jobs, "async_task", lambda func, job, name, *args, **kw: delivered.append((job, name, args)))
+    monkeypatch.setattr(job_queue, "async_task", lambda func, job, name, *args, **kw: delivered.append((job, name, args)))
     run = _run(params)
     owed = []  # jobs left undone while the ticks went on
     while run.tick < TICKS:
