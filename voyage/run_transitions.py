@@ -41,8 +41,9 @@ PAUSE = Transition("paused", Run.PAUSED, ACTIVE)
 # a run out of budget (the engine), or a foreground run interrupted: a paused run may pause again
 PAUSE_ITSELF = Transition("paused", Run.PAUSED, (*ACTIVE, Run.PAUSED))
 WAIT = Transition("set waiting for its turn", Run.PAUSED, (Run.QUEUED,))  # a study's run, just configured
-GO_LIVE = Transition("put live after its replay", Run.PAUSED, (Run.RUNNING,))  # a fork, replayed here
-FORK_REPLAYED_WHOLE = Transition("finished by its replay", Run.FINISHED, (Run.RUNNING,))
+# a fork replayed here (paused: a replayed call its model would not give, with why)
+GO_LIVE = Transition("put live after its replay", Run.PAUSED, (Run.RUNNING, Run.PAUSED))
+FORK_REPLAYED_WHOLE = Transition("finished by its replay", Run.FINISHED, (Run.RUNNING, Run.PAUSED))
 # a study's arm, whose replay a worker (or the foreground) finished at the fork tick
 GO_LIVE_AFTER_REPLAY = Transition("put live after its replay", Run.PAUSED, (Run.FINISHED,))
 FINISH = Transition("finished", Run.FINISHED, (Run.QUEUED, Run.RUNNING, Run.PAUSED, Run.FAILED))
