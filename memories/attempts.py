@@ -8,9 +8,11 @@ claim is still its own. So:
 - an attempt killed part-way leaves no results, its calls kept but abandoned (they cost money;
   nothing was built on them), and the row claimed by a dead process: the memory cluster's rescue
   (at its start and every minute) hands it out again;
-- one agent's jobs apply in their ticks' order: an attempt first settles the earlier pending jobs
-  its own reads depend on (the agent's compactions; the run's dreams), waiting for one another
+- one agent's jobs apply in their ticks' order: an attempt first catches up on the earlier pending
+  jobs its own reads depend on (the agent's compactions; the run's dreams), waiting for one another
   process is doing.
+What a job does is found by its record's kind (memories.job_records.DOERS, which the job modules
+fill): this module imports none of them.
 """
 from __future__ import annotations
 
@@ -23,7 +25,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from memories.jobs import JOBS, MemoryJob, compaction_name, owed_before, queue
+from memories.job_queue import queue
+from memories.job_records import ROW_FIELDS, Compaction, doer, from_row, owed_before
 from memories.models import PendingMemoryJob
 from voyage.models import LLMCall
 from voyage.processes import claimant_gone, worker_id
@@ -102,21 +105,21 @@ def take(row_id: int, me: str) -> bool | None:
         claimed_by=me, lease_until=_lease()) == 1
 
 
-def settle(row_id: int, gateway=None) -> int | None:
+def do_or_wait(row_id: int, gateway=None) -> int | None:
     """Do the job of this row unless it is done; wait while another live process does it."""
     me = worker_id()
     while (taken := take(row_id, me)) is not True:
         if taken is None:
             return None
         time.sleep(WAIT_S)
-    row = PendingMemoryJob.objects.filter(pk=row_id, claimed_by=me).values_list("job", "args").first()
+    row = PendingMemoryJob.objects.filter(pk=row_id, claimed_by=me).values_list(*ROW_FIELDS).first()
     if row is None:
         return None
-    job, args = row
-    if job not in JOBS:  # a row older than the job field: nothing to do but let it go
+    job = from_row(*row)
+    if job is None:  # a row older than the job field: nothing to do but let it go
         Attempt(row_id, me).commit()
         return None
-    return JOBS[job](*args, gateway=gateway, attempt=Attempt(row_id, me))
+    return doer(job)(job, gateway=gateway, attempt=Attempt(row_id, me))
 
 
 def earlier(row: PendingMemoryJob) -> list[int]:
@@ -124,8 +127,8 @@ def earlier(row: PendingMemoryJob) -> list[int]:
     (they decide which rows are still uncovered), the run's earlier dreams (the last dream decides
     where the next begins)."""
     rows = PendingMemoryJob.objects.filter(run_id=row.run_id, job=row.job, id__lt=row.id)
-    if row.job == "compact_agent":
-        rows = rows.filter(name__startswith=compaction_name(row.run_id, row.args[1], ""))
+    if row.job == Compaction.KIND:
+        rows = rows.filter(agent_id=row.agent_id)
     return list(rows.order_by("id").values_list("id", flat=True))
 
 
@@ -134,11 +137,11 @@ def perform_on(name: str, gateway=None) -> int | None:
     if row is None:
         return None  # done already: a second delivery
     for row_id in earlier(row):
-        settle(row_id, gateway)
-    return settle(row.id, gateway)
+        do_or_wait(row_id, gateway)
+    return do_or_wait(row.id, gateway)
 
 
-def settle_run(run_id: int, before_tick: int | None = None) -> int:
+def catch_up_run(run_id: int, before_tick: int | None = None) -> int:
     """Do (or wait for) the run's jobs asked for before `before_tick` (all, without one), here: what
     a fixture export or a fork does first, so that it carries the memory a finished run owes."""
     names = owed_before(run_id, before_tick)
@@ -147,12 +150,11 @@ def settle_run(run_id: int, before_tick: int | None = None) -> int:
     return len(names)
 
 
-def settle_compactions(run_id: int, agent_id: int, gateway=None) -> None:
+def catch_up_compactions(run_id: int, agent_id: int, gateway=None) -> None:
     """Before a hard compaction inside a tick: the agent's recorded compactions, in order."""
-    for row_id in (PendingMemoryJob.objects.filter(run_id=run_id, job="compact_agent",
-                                                   name__startswith=compaction_name(run_id, agent_id, ""))
+    for row_id in (PendingMemoryJob.objects.filter(run_id=run_id, job=Compaction.KIND, agent_id=agent_id)
                    .order_by("id").values_list("id", flat=True)):
-        settle(row_id, gateway)
+        do_or_wait(row_id, gateway)
 
 
 # --- rescue -------------------------------------------------------------------------------------
@@ -165,9 +167,9 @@ def rescue(at_start: bool = False) -> list[str]:
     idle_since = now - timedelta(seconds=2 if at_start else REQUEUE_AFTER_S)
     host = socket.gethostname()
     again = []
-    for pk, name, job, run_id, args, claimed_by, lease_until, queued_at in PendingMemoryJob.objects.exclude(
+    for pk, name, claimed_by, lease_until, queued_at, *fields in PendingMemoryJob.objects.exclude(
             job="").filter(Q(claimed_by__gt="") | Q(queued_at__lt=idle_since)).values_list(
-            "pk", "name", "job", "run_id", "args", "claimed_by", "lease_until", "queued_at"):
+            "pk", "name", "claimed_by", "lease_until", "queued_at", *ROW_FIELDS):
         if claimed_by:
             dead = (lease_until is not None and lease_until < now) or claimant_gone(claimed_by, host)
             if not dead or not PendingMemoryJob.objects.filter(pk=pk, claimed_by=claimed_by).update(
@@ -175,7 +177,7 @@ def rescue(at_start: bool = False) -> list[str]:
                 continue
         elif not PendingMemoryJob.objects.filter(pk=pk, claimed_by="", queued_at=queued_at).update(queued_at=now):
             continue
-        queue(MemoryJob(job, run_id, tuple(args), name))
+        queue(from_row(*fields), name)
         again.append(name)
     if again:
         log.warning("memory jobs handed out again: %s", ", ".join(again[:20]))

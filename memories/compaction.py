@@ -2,16 +2,17 @@
 known range of rows (raw rows stay untouched), and era folding of the oldest summaries when they
 pass their budget (recursive: eras fold into higher eras).
 
-`compact` runs in a django-q2 job (memories.jobs.compact_agent) or, at the hard threshold, inside
-the tick before the action call. Its inputs are the agent's own rows only.
+`compact` runs as a memory job (a `Compaction` record, memories.job_records, done by `do_compaction`)
+or, at the hard threshold, inside the tick before the action call. Its inputs are the agent's own
+rows only.
 """
 from __future__ import annotations
 
 from memories.ablation import off
-from memories.attempts import Attempt, Lost, settle_compactions
+from memories.attempts import Attempt, Lost, catch_up_compactions
 from memories.context import hot_window
 from memories.identity import agent_for_job, identity_text
-from memories.jobs import compaction_job
+from memories.job_records import Compaction, register
 from memories.models import Memory, MemorySummary
 from memories.thresholds import HARD, SOFT, batches, compaction_due, fold_count
 from memories.writing import FOLD_ERA, SUMMARISE, messages, row_line, subject_of
@@ -77,6 +78,14 @@ def compact(agent_id: int, *, gateway=None, tick: int | None = None, below_row: 
     return written
 
 
+def do_compaction(job: Compaction, gateway=None, attempt=None) -> int:
+    return len(compact(job.agent_id, tick=job.tick, below_row=job.below_row, rung=job.rung, gateway=gateway,
+                       attempt=attempt))
+
+
+register(Compaction, do_compaction)
+
+
 def fold_eras(agent: AgentState, gateway, identity: str, tick: int | None = None, new=(), attempt=None) -> list:
     """While the active summaries (those saved and the `new` ones) pass their budget, fold the oldest
     into one era summary. Returns [(era, the summaries it folds)], unsaved: `_save` writes them."""
@@ -125,7 +134,7 @@ def _save(summaries: list[MemorySummary], eras: list) -> None:
 
 # --- the check before each action call ------------------------------------------------------
 def check_before_action(world, w, agent, gateway) -> str | None:
-    """Spec section 7: soft thresholds ask for a job (done once this tick commits) and the tick goes
+    """Before each action call: soft thresholds ask for a job (done once this tick commits) and the tick goes
     on; the hard threshold compacts now, before the call, from the committed rows — after the
     agent's compactions still pending, which come first (their rows were fixed by their ticks)."""
     run = world.run
@@ -133,13 +142,13 @@ def check_before_action(world, w, agent, gateway) -> str | None:
     if due is None:
         return None
     if due == HARD:
-        settle_compactions(run.pk, agent.id, gateway)
+        catch_up_compactions(run.pk, agent.id, gateway)
         compact(agent.id, gateway=gateway, tick=w.tick)
         _recount(world, w, agent)
         return HARD
-    name = compaction_job(run.pk, agent.id, w.tick).name
-    if not any(job.name == name for job in w.memory_jobs):  # asked once a tick; the commit counts it done
-        w.memory_jobs.append(compaction_job(run.pk, agent.id, w.tick))
+    job = Compaction(run.pk, agent.id, w.tick)
+    if job not in w.memory_jobs:  # asked once a tick; the commit counts it done
+        w.memory_jobs.append(job)
     return SOFT
 
 

@@ -3,6 +3,7 @@ where it is, from its own rows of the day. Scenario.start_date is the date of da
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import NamedTuple
 
 from memories.identity import identity_text
 from memories.models import DiaryEntry, Memory
@@ -17,14 +18,22 @@ DAY_ROWS = 800  # a day is ~500 rows per agent; read at most this many of the ne
 DIARY_ROWS = 25
 
 
-def rows_of_day(world, w, agent) -> list[tuple]:
-    """The agent's own rows since this day's dawn, committed and buffered: (tick, kind, importance,
-    text). One indexed query for the agent's newest rows: the cost does not grow with the stream."""
+class DayRow(NamedTuple):
+    """One of an agent's rows of the day (a tuple too: the offline model's hints read it so)."""
+    tick: int
+    kind: str
+    importance: int
+    text: str
+
+
+def rows_of_day(world, w, agent) -> list[DayRow]:
+    """The agent's own rows since this day's dawn, committed and buffered. One indexed query for the
+    agent's newest rows: the cost does not grow with the stream."""
     start = (w.tick // TICKS_PER_DAY) * TICKS_PER_DAY
     committed = list(Memory.objects.filter(agent_id=agent.id).order_by("-id")
                      .values_list("tick", "kind", "importance", "text")[:DAY_ROWS])[::-1]
-    rows = [r for r in committed if r[0] >= start]
-    rows += [(m.tick, m.kind, m.importance, m.text) for m in w.memories_of.get(agent.id, ())]
+    rows = [DayRow(*r) for r in committed if r[0] >= start]
+    rows += [DayRow(m.tick, m.kind, m.importance, m.text) for m in w.memories_of.get(agent.id, ())]
     return rows
 
 
@@ -36,9 +45,9 @@ def write_diaries(world, w, gateway, day_rows: dict) -> list[DiaryEntry]:
     asked = []
     for a in sorted(world.living(), key=lambda a: a.persona.key):
         rows = day_rows[a.id]
-        picked = sorted(sorted(rows, key=lambda r: (-r[2], -r[0]))[:DIARY_ROWS], key=lambda r: r[0])
+        picked = sorted(sorted(rows, key=lambda r: (-r.importance, -r.tick))[:DIARY_ROWS], key=lambda r: r.tick)
         where = world.room_name(a.location_id)
-        lines = [row_line(r[0], r[3]) for r in picked] + [f"You are in the {where}."]
+        lines = [row_line(r.tick, r.text) for r in picked] + [f"You are in the {where}."]
         request = ModelRequest(purpose=DIARY_PURPOSE, messages=messages(identity_text(a, world), DIARY, lines),
                                tick=w.tick, agent_id=a.id, agent_key=a.persona.key,
                                hints=RowsHints(rows=tuple(picked), subject=subject_of(a, world), location=where))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from memories.ablation import off
 from memories.attempts import Attempt
 from memories.identity import agent_for_job, identity_text
-from memories.jobs import dreams_job
+from memories.job_records import Dreams, Sleeper, register
 from memories.models import Dream, Memory, TrustEntry
 from memories.writing import DREAM, messages, row_line, subject_of
 from voyage.calls.factory import gateway_for
@@ -32,9 +32,9 @@ def queue_dreams(world, w, plan) -> None:
     commits (one job for them all: at nightfall that is the whole ship)."""
     if off(world.run, "dreams"):
         return
-    sleepers = [[a.id, a.slept_since_tick] for a in world.living() if dreams_tonight(a, plan)]
+    sleepers = [(a.id, a.slept_since_tick) for a in world.living() if dreams_tonight(a, plan)]
     if sleepers:
-        w.memory_jobs.append(dreams_job(world.run.pk, plan.new_tick, sorted(sleepers)))
+        w.memory_jobs.append(Dreams.asked(world.run.pk, plan.new_tick, sleepers))
 
 
 def dreams_tonight(agent, plan) -> bool:
@@ -64,7 +64,11 @@ class Scenarios:
         return self._rungs[scenario.pk]
 
 
-def dream_all(sleepers: list, *, gateway=None, attempt=None) -> int:
+def do_dreams(job: Dreams, gateway=None, attempt=None) -> int:
+    return dream_all(job.sleepers, gateway=gateway, attempt=attempt)
+
+
+def dream_all(sleepers: tuple[Sleeper, ...], *, gateway=None, attempt=None) -> int:
     """The dreams of one job (everyone who fell asleep at one tick), written together by the attempt."""
     attempt = attempt or Attempt(None)
     scenarios = Scenarios()
@@ -72,20 +76,22 @@ def dream_all(sleepers: list, *, gateway=None, attempt=None) -> int:
     own_gateway, gateways = gateway is None, {}
     try:
         for sleeper in sleepers:
-            agent_id, tick, upto_row, rung, people = (list(sleeper) + [None, None, None])[:5]
-            agent = agent_for_job(agent_id)
+            agent = agent_for_job(sleeper.agent_id)
             if agent is None:
                 continue
             if own_gateway and agent.run_id not in gateways:
                 gateways[agent.run_id] = gateway_for(agent.run)
-            d = dream(agent, tick, gateway=gateway or gateways[agent.run_id], scenarios=scenarios, attempt=attempt,
-                      upto_row=upto_row, rung=rung, people=people)
+            d = dream(agent, sleeper.slept_since, gateway=gateway or gateways[agent.run_id], scenarios=scenarios,
+                      attempt=attempt, upto_row=sleeper.upto_row, rung=sleeper.rung, people=sleeper.people)
             if d is not None:
                 made.append(d)
     finally:
         for g in gateways.values():
             g.close()
     return len(made) if attempt.commit(lambda: Dream.objects.bulk_create(made)) else 0
+
+
+register(Dreams, do_dreams)
 
 
 def dream(agent, tick: int, *, gateway, attempt, scenarios: Scenarios, upto_row: int | None = None,

@@ -11,9 +11,11 @@ next job is asked for at the same tick whether or not this one has finished.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from memories.context import hot_window
 from memories.dreams import people_judged
-from memories.jobs import MemoryJob
+from memories.job_records import Compaction, MemoryJob
 
 
 def fix_inputs(jobs: list[MemoryJob], world) -> list[MemoryJob]:
@@ -21,16 +23,13 @@ def fix_inputs(jobs: list[MemoryJob], world) -> list[MemoryJob]:
 
 
 def _fixed(job: MemoryJob, world) -> MemoryJob:
-    if job.job == "compact_agent":
-        run_id, agent_id, tick = job.args[:3]
-        agent = world.agents[agent_id]
-        return job.with_args(run_id, agent_id, tick, hot_start(world, agent), agent.rung)
-    if job.job == "dreams":
-        run_id, sleepers = job.args[:2]
-        people = people_judged(world, [aid for aid, _ in sleepers])
-        return job.with_args(run_id, [[aid, began, newest_row(world, aid), world.agents[aid].rung, people[aid]]
-                                      for aid, began in sleepers])
-    return job
+    if isinstance(job, Compaction):
+        agent = world.agents[job.agent_id]
+        return replace(job, below_row=hot_start(world, agent), rung=agent.rung)
+    people = people_judged(world, [s.agent_id for s in job.sleepers])
+    return replace(job, sleepers=tuple(
+        replace(s, upto_row=newest_row(world, s.agent_id), rung=world.agents[s.agent_id].rung,
+                people=tuple(tuple(p) for p in people[s.agent_id])) for s in job.sleepers))
 
 
 def hot_start(world, agent) -> int:
@@ -47,6 +46,6 @@ def newest_row(world, agent_id: int) -> int:
 def promise(jobs: list[MemoryJob], world) -> None:
     """After the commit: each agent asked to compact counts as compacted up to its hot window."""
     for job in jobs:
-        if job.job == "compact_agent":
-            agent = world.agents[job.args[1]]
-            world.memory.covered_below(agent.id, job.args[3], hot_window(world, agent))
+        if isinstance(job, Compaction):
+            agent = world.agents[job.agent_id]
+            world.memory.covered_below(agent.id, job.below_row, hot_window(world, agent))

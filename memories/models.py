@@ -189,12 +189,17 @@ class PendingMemoryJob(models.Model):
     what `voyage_status` and run_voyage's `jobs_pending` count. The row is written in its tick's
     transaction, marked `queued` once the memory cluster has the job, claimed by the attempt that
     does it, and deleted in the transaction that writes the job's results (memories.attempts); a
-    run that resumes hands over first the jobs its last process never got to (memories.jobs.unfinished)."""
+    run that resumes hands over first the jobs its last process never got to (memories.jobs.unfinished).
+    What the job is and reads is its record, memories.job_records."""
 
     run = models.ForeignKey("voyage.Run", on_delete=models.CASCADE, related_name="+")
     name = models.CharField(max_length=100, unique=True)  # the django-q2 task name
-    job = models.CharField(max_length=20, blank=True)  # a function of memories.jobs ("" on rows older than this field)
-    args = models.JSONField(default=list)
+    # The job's record (memories.job_records): its kind ("" on rows older than this field), the tick
+    # that asked for it, its agent (none for a tick's dreams), and its other fields by key.
+    job = models.CharField(max_length=20, blank=True)
+    tick = models.IntegerField(null=True, blank=True)
+    agent = models.ForeignKey("world.AgentState", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    inputs = models.JSONField(default=dict)
     queued = models.BooleanField(default=False)
     queued_at = models.DateTimeField(auto_now_add=True)  # when it was last handed to the memory cluster
     # The attempt doing it (host:pid) and until when its lease holds (renewed after each model

@@ -1,6 +1,6 @@
 """When memory must be compacted or folded. Pure: counts and sizes in, a decision out.
 
-Compaction looks at the rows older than the hot window that no summary covers yet (spec section 7):
+Compaction looks at the rows older than the hot window that no summary covers yet:
 `compaction_memory_count` rows or `compaction_soft_chars` characters queue a job (the tick goes on);
 `compaction_hard_chars` characters compact before the action call. Summaries themselves are kept
 within a budget by folding the oldest into an era summary, recursively.

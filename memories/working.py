@@ -15,16 +15,16 @@ from django.db import connection
 from django.db.models import Count, Max, Sum
 from django.db.models.functions import Length
 
-from memories.jobs import compaction_name
+from memories.job_records import Compaction
 from memories.models import Dream, Memory, MemorySummary, PendingMemoryJob
 from memories.thresholds import MemoryLoad
 
 
 def promised(pending_compactions):
     """(agent id, first row it leaves uncovered) of each recorded compaction not yet done."""
-    for args in pending_compactions.values_list("args", flat=True):
-        if len(args) >= 4 and args[3] is not None:
-            yield args[1], args[3]
+    for agent_id, inputs in pending_compactions.values_list("agent_id", "inputs"):
+        if inputs.get("below_row") is not None:
+            yield agent_id, inputs["below_row"]
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class WorkingMemory:
         self.last_dream_id = Dream.objects.filter(run=run).aggregate(m=Max("id"))["m"] or 0
         covered = dict(MemorySummary.objects.filter(run=run, level=0).values("agent_id")
                        .annotate(m=Max("last_row")).values_list("agent_id", "m"))
-        for aid, below in promised(PendingMemoryJob.objects.filter(run=run, job="compact_agent")):
+        for aid, below in promised(PendingMemoryJob.objects.filter(run=run, job=Compaction.KIND)):
             covered[aid] = max(covered.get(aid) or 0, below - 1)
         for aid in self.agent_ids:
             self.load[aid] = self._count(aid, covered.get(aid) or 0)
@@ -97,8 +97,7 @@ class WorkingMemory:
         """Counters for one agent from the database (its committed rows): after a compaction, or to
         see whether a queued job has finished. Rows buffered in the current tick are added back."""
         covered = (MemorySummary.objects.filter(agent_id=agent_id, level=0).aggregate(m=Max("last_row"))["m"] or 0)
-        jobs = PendingMemoryJob.objects.filter(run=self.run, job="compact_agent",
-                                               name__startswith=compaction_name(self.run.pk, agent_id, ""))
+        jobs = PendingMemoryJob.objects.filter(run=self.run, job=Compaction.KIND, agent_id=agent_id)
         for _, below in promised(jobs):
             covered = max(covered, below - 1)
         fresh = self._count(agent_id, covered)

@@ -176,7 +176,7 @@ class Run(models.Model):
     budget_cost = models.DecimalField(max_digits=12, decimal_places=4, null=True, blank=True,
                                       help_text="pause when the run's calls have cost this much")
 
-    # Parameters (spec section 7 and the seeds' defaults).
+    # Parameters: the hot window and the compaction thresholds (memories/thresholds.py), and the seeds' defaults.
     hot_memory_limit = models.PositiveIntegerField(default=50)
     compaction_memory_count = models.PositiveIntegerField(default=200)
     compaction_soft_chars = models.PositiveIntegerField(default=160_000)

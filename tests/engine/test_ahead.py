@@ -6,15 +6,15 @@ overlap); here their answers come back after short seeded latencies (voyage/benc
 that calls are out while others resolve, and answers arrive in an order of their own."""
 import pytest
 
-from memories.digest import memory_sha256
+from tests.oracle import assert_same_calls, assert_same_memory, assert_same_transcript
 from voyage.bench.fake_openai_server import FakeOpenAI
 from voyage.bench.latent import Latent
 from voyage.calls.factory import gateway_for
-from voyage.engine.runner import advance, create_run, transcript_sha256
+from voyage.engine.runner import advance, create_run
 from voyage.gateway.openai_client import GatewayConfig, OpenAIGateway
 from voyage.instruments.interventions import intervene
 from voyage.management.model_options import replay_fields
-from voyage.models import Event, LLMCall, ModelProfile, Run
+from voyage.models import Event, ModelProfile, Run
 from world.models import Scenario
 
 pytestmark = pytest.mark.django_db
@@ -35,15 +35,10 @@ def go(run: Run, ticks: int) -> Run:
     return advance(run, ticks, gateway=slow(run), memory_inline=True)
 
 
-def _calls(run: Run) -> list:
-    return list(LLMCall.objects.filter(run=run).order_by("id")
-                .values_list("tick", "agent__persona__key", "purpose", "raw_answer", "outcome", "detail"))
-
-
 def assert_same_run(ahead: Run, lock: Run) -> None:
-    assert transcript_sha256(ahead) == transcript_sha256(lock)
-    assert memory_sha256(ahead) == memory_sha256(lock)
-    assert _calls(ahead) == _calls(lock)
+    assert_same_transcript(ahead, lock)
+    assert_same_memory(ahead, lock)
+    assert_same_calls(ahead, lock)
     seqs = list(Event.objects.filter(run=ahead).order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(len(seqs)))
 
@@ -65,7 +60,7 @@ def test_a_replay_out_of_order_repeats_the_recorded_run():
     replay = create_run(**{**replay_fields(recorded), "run_ahead": 4})
     assert gateway_for(replay).answers_at_once and replay.replay_of == recorded  # replay: at once, unless slowed
     go(replay, 60)
-    assert transcript_sha256(replay) == transcript_sha256(recorded)
+    assert_same_transcript(replay, recorded)
     replay.refresh_from_db()
     assert replay.leads["max"] >= 1
 
@@ -82,8 +77,8 @@ def test_against_a_server_whose_latencies_are_seeded_by_request():
             gateway = OpenAIGateway(GatewayConfig.from_profile(profile), backoff_base_s=0.005, backoff_cap_s=0.02)
             runs.append(advance(run, 40, gateway=gateway))
     lock, ahead = runs
-    assert transcript_sha256(ahead) == transcript_sha256(lock)
-    assert _calls(ahead) == _calls(lock)
+    assert_same_transcript(ahead, lock)
+    assert_same_calls(ahead, lock)
     ahead.refresh_from_db()
     assert ahead.leads["max"] >= 1
 
@@ -119,7 +114,7 @@ def test_a_budget_stops_out_of_order_at_a_committed_tick():
     Run.objects.filter(pk=ahead.pk).update(budget_tokens=None, state=Run.QUEUED, pause_reason="")
     ahead.refresh_from_db()
     go(ahead, 60)
-    assert transcript_sha256(ahead) == transcript_sha256(lock)
+    assert_same_transcript(ahead, lock)
 
 
 def test_a_run_on_a_gateway_that_answers_at_once_keeps_to_lock_step():
@@ -128,4 +123,4 @@ def test_a_run_on_a_gateway_that_answers_at_once_keeps_to_lock_step():
     run = advance(_run("edelweiss", 3, 60), 60, memory_inline=True)
     run.refresh_from_db()
     assert run.leads == {}
-    assert transcript_sha256(run) == transcript_sha256(advance(_run("edelweiss", 0, 60), 60, memory_inline=True))
+    assert_same_transcript(run, advance(_run("edelweiss", 0, 60), 60, memory_inline=True))

@@ -168,12 +168,12 @@ def test_compaction_jobs_run_through_the_worker_path_when_sync():
 
 
 def test_a_broker_that_refuses_a_job_does_not_fail_the_committed_tick(monkeypatch):
-    import memories.jobs
+    import memories.job_queue
 
     def refuse(*args, **kwargs):
         raise ConnectionError("broker down")
 
-    monkeypatch.setattr(memories.jobs, "async_task", refuse)
+    monkeypatch.setattr(memories.job_queue, "async_task", refuse)
     run = new_run()
     agent = _agent_with_rows(run, 200)
     world, w = world_and_writer(run)

@@ -8,8 +8,9 @@ from memories.dreams import queue_dreams
 from memories.models import Dream, MemorySummary
 from tests.engine_helpers import new_run
 from tests.memory_helpers import jobs_inline, world_and_writer
+from tests.oracle import assert_same_transcript
 from voyage.engine import steps
-from voyage.engine.runner import advance, transcript_sha256
+from voyage.engine.runner import advance
 from world.time import plan_tick
 
 pytestmark = pytest.mark.django_db
@@ -60,4 +61,4 @@ def test_the_transcript_does_not_depend_on_memory_jobs_and_survives_a_resume():
         advance(inline, 90)  # a fresh RunWorld: a resumed run
     assert not MemorySummary.objects.filter(run=queued).exists()
     assert MemorySummary.objects.filter(run=inline).count() > 30
-    assert transcript_sha256(queued) == transcript_sha256(inline)
+    assert_same_transcript(queued, inline)

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from memories import attempts, jobs
+from memories import attempts, job_queue, jobs
 from memories.digest import memory_tables
 from memories.models import MemorySummary, PendingMemoryJob
 from voyage.calls.usage import run_totals, usage_totals
@@ -46,7 +46,7 @@ def _run():
 def delivered(monkeypatch):
     """What was handed to the memory cluster, in order (nothing runs it until a test does)."""
     handed = []
-    monkeypatch.setattr(jobs, "async_task", lambda func, job, name, *args, **kw: handed.append(name))
+    monkeypatch.setattr(job_queue, "async_task", lambda func, job, name, *args, **kw: handed.append(name))
     return handed
 
 
@@ -132,7 +132,8 @@ def test_rescue_hands_out_again_only_what_no_live_process_holds(delivered):
         "just-queued": dict(queued=True, queued_at=now),
     }
     for name, fields in rows.items():
-        PendingMemoryJob.objects.create(run=run, name=name, job="dreams", args=[run.pk, []], **fields)
+        PendingMemoryJob.objects.create(run=run, name=name, job="dreams", tick=0, inputs={"sleepers": []},
+                                        **fields)
         PendingMemoryJob.objects.filter(name=name).update(**fields)  # queued_at is auto_now_add on create
     assert sorted(attempts.rescue()) == ["claimant-dead", "lease-ran-out", "never-begun"]
     assert sorted(delivered) == ["claimant-dead", "lease-ran-out", "never-begun"]

@@ -6,10 +6,11 @@ import random
 
 import pytest
 
-from memories import jobs
+from memories import job_queue, jobs
 from memories.digest import memory_tables
 from memories.models import PendingMemoryJob
-from voyage.engine.runner import advance, create_run, transcript_sha256
+from tests.oracle import assert_same, memory_entries, transcript as transcript_of
+from voyage.engine.runner import advance, create_run
 from voyage.models import LLMCall, Run
 from world.models import Scenario
 
@@ -49,7 +50,7 @@ def batch(django_db_setup, django_db_blocker):
                 run = _run(LIMITS[limits])
                 try:
                     advance(run, TICKS, memory_inline=True)
-                    _batches[limits] = transcript_sha256(run), memory_tables(run), _calls(run)
+                    _batches[limits] = transcript_of(run), memory_tables(run), _calls(run)
                 finally:
                     Run.objects.filter(pk=run.pk).delete()
         return _batches[limits]
@@ -63,7 +64,7 @@ def _late_worker(monkeypatch, rng: random.Random, *, chunk: int, params: dict):
     """Ticks as on the worker, the jobs handed to a 'memory worker' that does a random few of them,
     in random order, between chunks of ticks, sometimes twice, and the rest at the end."""
     delivered = []
-    monkeypatch.setattr(jobs, "async_task", lambda func, job, name, *args, **kw: delivered.append((job, name, args)))
+    monkeypatch.setattr(job_queue, "async_task", lambda func, job, name, *args, **kw: delivered.append((job, name, args)))
     run = _run(params)
     owed = []  # jobs left undone while the ticks went on
     while run.tick < TICKS:
@@ -88,8 +89,6 @@ def test_jobs_done_late_and_out_of_order_write_what_the_batch_runner_writes(batc
     assert len(tables["summaries"]) >= 30 and any(s[1] > 0 for s in tables["summaries"]), "compaction and eras happen"
     assert len(tables["dreams"]) >= 8 and tables["diary"] and tables["trust_history"]
     run = _late_worker(monkeypatch, random.Random(seed), chunk=chunk, params=LIMITS[limits])
-    assert transcript_sha256(run) == transcript
-    mine = memory_tables(run)
-    for table in tables:
-        assert mine[table] == tables[table], table
+    assert_same(transcript_of(run), transcript)
+    assert_same(memory_entries(memory_tables(run)), memory_entries(tables), "memory tables")
     assert _calls(run) == (memory_calls, all_calls)

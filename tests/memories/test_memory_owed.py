@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from memories import jobs
+from memories import job_queue, jobs
 from memories.digest import memory_tables
 from memories.models import Dream, PendingMemoryJob
 from voyage.engine.runner import advance, create_run
@@ -25,7 +25,7 @@ PARAMS = dict(seed=5, target_ticks=TICKS, hot_memory_limit=10, compaction_memory
 @pytest.fixture
 def owing(monkeypatch):
     """A paused run whose memory jobs were handed to a memory cluster that never ran them."""
-    monkeypatch.setattr(jobs, "async_task", lambda *args, **kw: None)
+    monkeypatch.setattr(job_queue, "async_task", lambda *args, **kw: None)
     run = create_run(Scenario.objects.get(slug="edelweiss"), **PARAMS)
     advance(run, TICKS)
     Run.objects.filter(pk=run.pk).update(state=Run.PAUSED)

@@ -25,6 +25,7 @@ import os
 import statistics
 from dataclasses import dataclass, field
 
+from memories.job_records import Compaction, Dreams
 from memories.jobs import run_inline
 from voyage.bench.fake_openai_server import simple_action
 from voyage.bench.fleet import MANAGE, ROOT, ScratchDB
@@ -103,10 +104,10 @@ def trace(scenario: str, ticks: int, seed: int = 1912, policy: str = "offline",
             for c in w.calls:
                 if c.purpose != "action":
                     rounds.setdefault(c.agent_id, []).append(c.purpose)
-            jobs = {job.args[1] for job in w.memory_jobs if job.job == "compact_agent"}
+            jobs = {job.agent_id for job in w.memory_jobs if isinstance(job, Compaction)}
             for job in w.memory_jobs:
-                if job.job == "dreams":
-                    jobs.update(aid for aid, _ in job.args[1])
+                if isinstance(job, Dreams):
+                    jobs.update(s.agent_id for s in job.sleepers)
             walked: dict[int, list[int]] = {}
             shouted: dict[int, tuple[int, ...]] = {}
             for e in w.events:

@@ -43,7 +43,7 @@ from memories.ablation import off
 from memories.compaction import HARD, check_before_action, compaction_due_now
 from memories.context import hot_window, recall_cached, recall_terms
 from memories.dreams import dreams_tonight
-from memories.jobs import dreams_job
+from memories.job_records import Dreams
 from voyage.engine import steps
 from voyage.engine.tick import place
 from voyage.engine.world import RunWorld
@@ -57,6 +57,15 @@ from world.time import is_overnight, plan_tick
 START, CHECK, PROMPT, RESOLVE, ATTRITION, REFLECT, END = range(1, 8)
 
 
+@dataclass(frozen=True)
+class Asked:
+    """An agent's action call while it is out or unresolved: the situation its prompt showed, the
+    request, and the call's future (its answer)."""
+    situation: object
+    request: object
+    call: object
+
+
 @dataclass(eq=False)
 class Cursor:
     """Where one agent is: the tick it is in and its next step."""
@@ -65,7 +74,7 @@ class Cursor:
     step: int = START
     place: tuple = ()
     deciding: bool = False
-    asked: tuple | None = None  # (situation, request, future) while its action call is out or unresolved
+    asked: Asked | None = None  # while its action call is out or unresolved
     reflecting: tuple | None = None  # (its reflection's steps, the calls out, the writer's key) while it reflects
     turn: tuple | None = None  # what its resolution touches, once its answer is in (Stretch._turn)
     died_at: int | None = None
@@ -76,7 +85,7 @@ class Cursor:
         return self.tick, self.step, self.place
 
     def calls_out(self) -> list:
-        out = [self.asked[2]] if self.asked else []
+        out = [self.asked.call] if self.asked else []
         if self.reflecting and self.reflecting[1]:
             out += self.reflecting[1]
         return [f for f in out if not f.done()]
@@ -210,7 +219,7 @@ class Stretch:
                 return False
             takes_schema, dialect = self.gateway.action_shape(a.persona.key)
             situation, request = steps.action_request(self.world, a, c.tick, schema=takes_schema, dialect=dialect)
-            c.asked = (situation, request, self.gateway.start(request))
+            c.asked = Asked(situation, request, self.gateway.start(request))
         c.step = RESOLVE
         return True
 
@@ -228,7 +237,7 @@ class Stretch:
 
     def _resolve(self, c: Cursor) -> bool:
         a, world = c.agent, self.world
-        if c.asked is not None and not c.asked[2].done():
+        if c.asked is not None and not c.asked.call.done():
             return False
         touched = self._touches(c)
         if not self._clear(c, (c.tick, RESOLVE, c.place), touched):
@@ -236,11 +245,11 @@ class Stretch:
         w = self._writer(c, RESOLVE)
         near = [o for rid in touched for o in world.occupants(rid)]
         if c.asked is not None:
-            situation, request, call = c.asked
+            asked = c.asked
             if a.alive:
-                steps.settle(world, w, a, situation, request, call.result())
+                steps.settle(world, w, a, asked.situation, asked.request, asked.call.result())
             else:
-                w.call(request, call.result(), LLMCall.SKIPPED, "died before the action resolved")
+                w.call(asked.request, asked.call.result(), LLMCall.SKIPPED, "died before the action resolved")
             c.asked = None
         elif a.alive:
             steps.travel_or_collapse(world, w, a)
@@ -272,7 +281,7 @@ class Stretch:
             else:
                 turn = frozenset({room}), True
         else:
-            answer = c.asked[2].result()
+            answer = c.asked.call.result()
             action = ActionFail("") if answer.failed else parse_action(answer.text)
             if isinstance(action, ActionFail):
                 turn = frozenset({room}), True
@@ -351,7 +360,7 @@ class Stretch:
         if (sleepers := self.sleepers.pop(t, None)) and not off(run, "dreams"):
             w.key = (END + 1,)
             w.tick = plan_tick(t, run.reflection_schedule).new_tick
-            w.memory_jobs.append(dreams_job(run.pk, w.tick, sorted(sleepers)))
+            w.memory_jobs.append(Dreams.asked(run.pk, w.tick, sleepers))
         del self.writers[t]
         active = self._active()
         slowest = min(c.tick for c in active)  # the tick the slowest agent is in, or is about to start
@@ -411,7 +420,7 @@ class Stretch:
                     or (wakes and self._has(o, key, PROMPT)):
                 return frozenset((a.location_id,))
             return frozenset()
-        if first == o.tick and o.step == RESOLVE and (o.asked is None or o.asked[2].done()):
+        if first == o.tick and o.step == RESOLVE and (o.asked is None or o.asked.call.done()):
             touched, stays = self._turn(o)  # its answer is in: what its resolution touches is known
             if stays:
                 return touched | self._ball(a.location_id, last - first)

@@ -21,6 +21,7 @@ from voyage.engine.world import RunWorld
 from voyage.gateway.base import FormRefused, Gateway
 from voyage.instruments.interventions import apply_due, copy_interventions, count as intervention_count, due_ticks
 from voyage.models import Event, LLMCall, Run
+from voyage.run_transitions import pause_itself
 from world.models import AgentState, Scenario
 
 
@@ -82,14 +83,14 @@ def advance(run: Run, until_tick: int, gateway: Gateway | None = None,
                 apply_due(run)
                 world = RunWorld(run)  # the database is the truth: load what the interventions wrote
             if why := budget.exhausted():
-                pause(run, why)
+                pause_itself(run, why)
                 break
             if ahead:  # out of order up to the next barrier tick (voyage/engine/ahead.py)
                 began, stretch = run.tick, Stretch(world, gateway, run.run_ahead, until_tick, memory, due, committed)
                 try:
                     stretch.run()
                 except FormRefused as exc:
-                    pause(run, str(exc))
+                    pause_itself(run, str(exc))
                     break
                 except Exception:
                     run.refresh_from_db()
@@ -102,7 +103,7 @@ def advance(run: Run, until_tick: int, gateway: Gateway | None = None,
             try:
                 writer = run_tick(world, gateway)
             except FormRefused as exc:
-                pause(run, str(exc))
+                pause_itself(run, str(exc))
                 break
             try:
                 writer.commit(writer.start_tick + 1, memory)
@@ -117,11 +118,6 @@ def advance(run: Run, until_tick: int, gateway: Gateway | None = None,
     finally:
         gateway.close()
     return run
-
-
-def pause(run: Run, why: str) -> None:
-    Run.objects.filter(pk=run.pk).update(state=Run.PAUSED, pause_reason=why[:2000])
-    run.state, run.pause_reason = Run.PAUSED, why[:2000]
 
 
 def transcript_sha256(run: Run) -> str:

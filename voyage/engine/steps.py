@@ -296,7 +296,7 @@ def night_thoughts(world: RunWorld, w: TickWriter, gateway: Gateway) -> None:
     day_rows = {a.id: rows_of_day(world, w, a) for a in world.living()}
     write_diaries(world, w, gateway, day_rows)
     trust.assess(world, w, gateway, sorted(world.living(), key=lambda a: a.persona.key),
-                 lambda a: [r[3] for r in day_rows[a.id]])
+                 lambda a: [r.text for r in day_rows[a.id]])
 
 
 # --- 8. digest -----------------------------------------------------------------------------

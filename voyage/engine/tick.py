@@ -1,4 +1,4 @@
-"""One tick: the nine steps, in the order of the spec. Read top to bottom.
+"""One tick: the nine steps, in their one order (world/time.py says which fire at a tick). Read top to bottom.
 
 run_tick computes a tick on the in-memory world and returns its TickWriter; the caller commits it
 (writer.commit) together with the run's tick counter.

@@ -23,7 +23,7 @@ from typing import IO, Iterable, Iterator
 
 from django.core.serializers.jsonl import Serializer as JsonlSerializer
 
-from memories.attempts import settle_run
+from memories.attempts import catch_up_run
 from memories.models import DiaryEntry, Dream, Memory, MemorySummary, TrustEntry, TrustHistory
 from voyage.export.rows import RowNumbers
 from voyage.instruments.models import Intervention
@@ -157,7 +157,7 @@ def write_fixture(run, out: IO[str]) -> None:
                           f"or the admin's pause action), then export it")
     # Memory jobs its ticks asked for and no worker has done yet are done (or waited for) here: the
     # fixture carries the summaries and dreams the run owes, never a half of them.
-    settle_run(run.pk)
+    catch_up_run(run.pk)
     FixtureSerializer().serialize(fixture_rows(run), stream=out, use_natural_foreign_keys=True,
                                   use_natural_primary_keys=True)
 

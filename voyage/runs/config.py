@@ -22,7 +22,7 @@ from voyage.models import MAX_RUN_AHEAD, ModelProfile, Run
 from world.models import Persona, Scenario
 from world.time import TICKS_PER_DAY
 
-# The run's parameters (spec section 7, the Run model): every one may be given to configure_run.
+# The run's parameters (the memory limits and the rest of the Run model's): every one may be given to configure_run.
 PARAMETERS = ("malformed_rate", "hot_memory_limit", "compaction_memory_count", "compaction_soft_chars",
               "compaction_hard_chars", "reflection_ticks", "reflection_cooldown", "importance_threshold",
               "attrition_threshold", "fatigue_warning", "fatigue_limit", "budget_tokens", "budget_cost",

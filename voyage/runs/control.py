@@ -1,16 +1,17 @@
 """Start, pause, resume and stop runs: the one set of functions behind the management commands,
-the admin and the API. Each owns its transaction, changes the run with a conditional UPDATE (so a
-racing worker or second click cannot slip in between a read and a write), and queues the run's
-chain only once that transaction has committed."""
+the admin and the API. Each owns its transaction, changes the run's state by a named transition
+(voyage.run_transitions: a conditional UPDATE, so a racing worker or second click cannot slip in
+between a read and a write), and queues the run's chain only once that transaction has committed."""
 from __future__ import annotations
 
 from functools import partial
 
 from django.db import transaction
 from django.db.models import F
-from django.utils import timezone
 
+from voyage import run_transitions as transitions
 from voyage.models import Run
+from voyage.run_transitions import ImpossibleTransition, Transition
 from voyage.runs import tasks
 
 
@@ -25,18 +26,18 @@ def _get(run_id: int) -> Run:
         raise ControlError(f"there is no run {run_id}") from None
 
 
-def _go(run_id: int, from_states: tuple[str, ...], verb: str) -> Run:
+def _go(run_id: int, transition: Transition) -> Run:
     with transaction.atomic():
         run = _get(run_id)
         if run.tick >= run.target_ticks:
             raise ControlError(f"run {run_id} has reached its target of {run.target_ticks} ticks; give it more "
                                f"with `start_voyage --run {run_id} --ticks N`")
-        moved = Run.objects.filter(pk=run_id, state__in=from_states, tick__lt=F("target_ticks")).update(
-            state=Run.QUEUED, error="", heartbeat_at=timezone.now())
+        try:
+            moved = transitions.queue(run_id, transition, where={"tick__lt": F("target_ticks")})
+        except ImpossibleTransition as exc:
+            raise ControlError(str(exc)) from None
         if not moved:
-            run.refresh_from_db()
-            raise ControlError(f"run {run_id} is {run.state}: only a run that is {' or '.join(from_states)} "
-                               f"can be {verb}")
+            raise ControlError(f"run {run_id} has reached its target of {run.target_ticks} ticks")
         tasks.ensure_rescue_schedule()
         run.refresh_from_db()
         transaction.on_commit(partial(tasks.queue_chunk, run.pk, run.tick))
@@ -45,28 +46,30 @@ def _go(run_id: int, from_states: tuple[str, ...], verb: str) -> Run:
 
 def start(run_id: int) -> Run:
     """Queue the run on the worker. A queued run is queued again (harmless: one chunk wins)."""
-    return _go(run_id, (Run.QUEUED, Run.PAUSED, Run.FAILED, Run.FINISHED), "started")
+    return _go(run_id, transitions.QUEUE)
 
 
 def resume(run_id: int) -> Run:
     """Go on after a pause, or after a failure once its cause is fixed."""
-    return _go(run_id, (Run.PAUSED, Run.FAILED), "resumed")
+    return _go(run_id, transitions.RESUME)
 
 
 def pause(run_id: int) -> Run:
     """The worker finishes the tick it is computing, then lets the run go."""
     with transaction.atomic():
-        if not Run.objects.filter(pk=run_id, state__in=tasks.ACTIVE).update(state=Run.PAUSED):
-            run = _get(run_id)
-            raise ControlError(f"run {run_id} is {run.state}: only a queued or running run can be paused")
+        try:
+            transitions.pause(_get(run_id).pk)
+        except ImpossibleTransition:
+            raise ControlError(f"run {run_id} is {_get(run_id).state}: only a queued or running run can be paused") \
+                from None
         return _get(run_id)
 
 
 def stop(run_id: int) -> Run:
     """End the run where it is: finished, its target cut down to the ticks it has."""
     with transaction.atomic():
-        if not Run.objects.filter(pk=run_id).exclude(state=Run.FINISHED).update(
-                state=Run.FINISHED, target_ticks=F("tick")):
-            run = _get(run_id)
-            raise ControlError(f"run {run_id} is already {run.state}")
+        try:
+            transitions.finish(_get(run_id).pk, target_ticks=F("tick"))
+        except ImpossibleTransition:
+            raise ControlError(f"run {run_id} is already {_get(run_id).state}") from None
         return _get(run_id)

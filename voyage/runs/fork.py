@@ -14,7 +14,8 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from memories.attempts import settle_run
+from memories.attempts import catch_up_run
+from voyage import run_transitions as transitions
 from voyage.engine.runner import advance, create_run
 from voyage.models import ModelProfile, Run
 from voyage.runs.config import PARAMETERS, check_config, run_config
@@ -52,14 +53,14 @@ def fork(source: Run, at_tick: int, *, seed: int | None = None, profile: ModelPr
 
     # The source's memory jobs of the ticks the fork replays, done (or waited for) first: the fork's
     # own jobs are answered from the source's recorded memory calls, which must all be there.
-    settle_run(source.pk, before_tick=at_tick)
+    catch_up_run(source.pk, before_tick=at_tick)
     run = replaying(source, at_tick, forked_from=source, fork_tick=at_tick,
                     name=name or f"fork of run {source.pk} at tick {at_tick}")
-    Run.objects.filter(pk=run.pk).update(state=Run.RUNNING)
+    transitions.start_in_foreground(run)
     try:
         advance(run, at_tick, memory_inline=memory_inline)
     except BaseException as exc:
-        Run.objects.filter(pk=run.pk).update(state=Run.FAILED, error=f"replaying the fork: {type(exc).__name__}: {exc}")
+        transitions.fail(run, f"replaying the fork: {type(exc).__name__}: {exc}")
         raise
     profile_row = live["profile"]
     if isinstance(profile_row, str):  # a name check_config has found ("" is the offline policy)
@@ -80,7 +81,6 @@ def replaying(source: Run, ticks: int, **fields) -> Run:
 def go_live(run: Run, **changes) -> Run:
     """The replayed ticks are in: from here on the fork's own settings and a live model."""
     with transaction.atomic():
-        Run.objects.filter(pk=run.pk).update(replay_of=None, state=Run.PAUSED if run.tick < changes["target_ticks"]
-                                             else Run.FINISHED, **changes)
+        transitions.go_live(run, **changes)
     run.refresh_from_db()
     return run

@@ -25,6 +25,7 @@ from django.utils import timezone
 from django_q.exceptions import TimeoutException
 
 from memories import attempts as memory_attempts
+from voyage import run_transitions as transitions
 from voyage.engine.runner import advance
 from voyage.engine.writer import TickConflict
 from voyage.models import Run
@@ -32,7 +33,7 @@ from voyage.processes import claimant_gone, worker_id  # noqa: F401 (worker_id: 
 
 log = logging.getLogger("voyage.tasks")  # the name it always had: log filters keep working
 
-ACTIVE = (Run.QUEUED, Run.RUNNING)
+ACTIVE = transitions.ACTIVE
 RESCUE_SCHEDULE = "voyage: rescue runs whose worker vanished"
 # django-q2 stores a task's function as a dotted path, in queued tasks and in schedules.
 RUN_CHUNK = "voyage.runs.tasks.run_chunk"
@@ -64,9 +65,8 @@ def claim(run_id: int, from_tick: int, me: str) -> bool:
     """Take the run for this chunk: it must still be at `from_tick`, active, and unclaimed (or
     claimed by a worker whose heartbeat is stale). Exactly one concurrent caller gets True."""
     stale_before = timezone.now() - timedelta(seconds=settings.VOYAGE_STALE_SECONDS)
-    return Run.objects.filter(pk=run_id, tick=from_tick, state__in=ACTIVE).filter(
-        Q(claimed_by="") | Q(claimed_by=me) | Q(heartbeat_at__lt=stale_before)
-    ).update(state=Run.RUNNING, claimed_by=me, heartbeat_at=timezone.now()) == 1
+    held_by_none_alive = Q(claimed_by="") | Q(claimed_by=me) | Q(heartbeat_at__lt=stale_before)
+    return transitions.claim(run_id, me, where=Q(tick=from_tick) & held_by_none_alive)
 
 
 def run_chunk(run_id: int, from_tick: int) -> dict:
@@ -112,14 +112,13 @@ def run_chunk(run_id: int, from_tick: int) -> dict:
 
 
 def fail(run_id: int, me: str, reason: str) -> None:
-    Run.objects.filter(pk=run_id, claimed_by=me).update(state=Run.FAILED, error=reason[:2000], claimed_by="")
+    transitions.attempt(run_id, transitions.FAIL, dict(claimed_by=me), error=reason[:2000], claimed_by="")
 
 
 def release(run_id: int, tick: int, me: str) -> str:
     """Hand the run back after a chunk: finished at its target, otherwise queue the next link.
     The claim is released BEFORE the next chunk is queued, or that chunk could find it still held."""
-    if Run.objects.filter(pk=run_id, claimed_by=me, state__in=ACTIVE, target_ticks__lte=tick).update(
-            state=Run.FINISHED, claimed_by=""):
+    if transitions.reach_target(run_id, me, tick):
         return "finished"
     if not Run.objects.filter(pk=run_id, claimed_by=me).update(claimed_by="", heartbeat_at=timezone.now()):
         return "lost"  # taken over (our heartbeat looked stale): the new holder runs the chain

@@ -13,6 +13,7 @@ from decimal import Decimal, InvalidOperation
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+from voyage import run_transitions as transitions
 from voyage.gateway.routes import parse_routes
 from voyage.instruments.interventions import InterventionError, intervene
 from voyage.models import ModelProfile, Run
@@ -137,7 +138,7 @@ class Making:
             problems = "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
             raise StudyError(f"run {label}: {problems}") from None
         self.warnings += [w for w in run.warnings if w not in self.warnings]
-        Run.objects.filter(pk=run.pk).update(state=Run.PAUSED, pause_reason=WAITING.format(name=self.name))
+        transitions.wait_for_turn(run, WAITING.format(name=self.name))
         return run
 
     def member(self, run: Run, cell: dict[str, str], is_base: bool = False) -> StudyRun:

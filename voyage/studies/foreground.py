@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from voyage import run_transitions as transitions
 from voyage.engine.runner import advance
 from voyage.models import Run
+from voyage.runs.foreground import in_the_foreground
 from voyage.runs.progress import ProgressBar
 from voyage.studies import forks
 from voyage.studies.models import Study, StudyRun
@@ -35,25 +37,19 @@ def run_study(study: Study, stream=None) -> dict:
         position["run"] = run.pk
         if member.started_at is None:
             StudyRun.objects.filter(pk=member.pk).update(started_at=timezone.now())
-        Run.objects.filter(pk=run.pk).update(state=Run.RUNNING, error="", pause_reason="")
-        run.state, run.pause_reason = Run.RUNNING, ""
         first, offset = run.tick, done
         try:
-            if forks.is_arm(run, bases) and not forks.forked(run):
-                if why := _fork(run, study, lambda t: bar(offset + t - first)):
-                    Run.objects.filter(pk=run.pk).update(state=Run.PAUSED, pause_reason=why)
-                    continue
-            advance(run, run.target_ticks, on_tick=lambda t: bar(offset + t - first), memory_inline=True)
-        except BaseException as exc:
-            interrupted = isinstance(exc, KeyboardInterrupt)
-            Run.objects.filter(pk=run.pk).update(state=Run.PAUSED if interrupted else Run.FAILED,
-                                                 error=f"{type(exc).__name__}: {exc}")
-            if interrupted:
+            with in_the_foreground(run):
+                if forks.is_arm(run, bases) and not forks.forked(run):
+                    if why := _fork(run, study, lambda t: bar(offset + t - first)):
+                        transitions.pause_itself(run, why)
+                        continue
+                advance(run, run.target_ticks, on_tick=lambda t: bar(offset + t - first), memory_inline=True)
+        except BaseException as exc:  # failed or interrupted: in_the_foreground has said so
+            if isinstance(exc, KeyboardInterrupt):
                 raise
             ran.append(run.pk)
             continue
-        if run.state != Run.PAUSED:  # paused: its own budget ran out, and advance() said why
-            Run.objects.filter(pk=run.pk).update(state=Run.FINISHED)
         done += run.target_ticks - first
         ran.append(run.pk)
     study.refresh_from_db()
@@ -71,12 +67,8 @@ def _fork(arm: Run, study: Study, on_tick) -> str:
         if why := forks.not_ready(base, arm.fork_tick):
             return why
         forks.begin_replay(arm, base)
-    Run.objects.filter(pk=arm.pk).update(state=Run.RUNNING)
-    arm.state = Run.RUNNING
     advance(arm, arm.fork_tick, on_tick=on_tick, memory_inline=True)
-    Run.objects.filter(pk=arm.pk).update(state=Run.FINISHED)
-    arm.state = Run.FINISHED
+    transitions.finish(arm)  # its replay done, where a worker's chunk leaves it for forks.go_live
     forks.go_live(arm, study.target_ticks)
-    Run.objects.filter(pk=arm.pk).update(state=Run.RUNNING)
-    arm.state = Run.RUNNING
+    transitions.start_in_foreground(arm)  # and on, live
     return ""

@@ -17,6 +17,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from memories.jobs import owed_before
+from voyage import run_transitions as transitions
 from voyage.instruments.interventions import copy_interventions
 from voyage.models import Run
 
@@ -60,8 +61,7 @@ def begin_replay(arm: Run, base: Run) -> None:
 def go_live(arm: Run, target_ticks: int) -> bool:
     """Step 2: at the fork tick, the arm's own length and model (its settings are its cell's, which are
     the base's). Conditional, so a duplicate call (the signal and the per-minute catch-up) is harmless."""
-    moved = Run.objects.filter(pk=arm.pk, state=Run.FINISHED, replay_of__isnull=False,
-                               tick__gte=arm.fork_tick).update(replay_of=None, target_ticks=target_ticks,
-                                                               state=Run.PAUSED, pause_reason="")
+    moved = transitions.attempt(arm.pk, transitions.GO_LIVE_AFTER_REPLAY, dict(replay_of__isnull=False,
+                                tick__gte=arm.fork_tick), replay_of=None, target_ticks=target_ticks, pause_reason="")
     arm.refresh_from_db()
     return bool(moved)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from voyage.health.load import action_calls, name_shape
 from voyage.health.shares import grouped, summarise, verdicts
 from voyage.models import Run
-from voyage.studies.measures import measure
+from voyage.studies.measure_registry import measure
 from voyage.studies.tables import RunInfo, Tables
 
 

@@ -9,34 +9,12 @@ this registry. The data comes from `tables.Tables`, loaded for all the runs at o
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass
-from typing import Callable
 
 from voyage.studies import networks
+from voyage.studies.measure_registry import REGISTRY, Measure, measure  # noqa: F401 (Measure: for its readers)
 from voyage.studies.tables import RunInfo, Tables
 
 VOLUMES = ("whisper", "normal", "shout")
-
-
-@dataclass(frozen=True)
-class Measure:
-    name: str
-    func: Callable
-    doc: str
-    per: str = "day"
-    scale: bool = False  # ordered steps, not evenly spaced (a rating item): compared by Cliff's delta, not d
-
-
-REGISTRY: dict[str, Measure] = {}
-
-
-def measure(name: str, doc: str, per: str = "day", scale: bool = False):
-    def register(func):
-        if name in REGISTRY:
-            raise ValueError(f"measure {name!r} is declared twice")
-        REGISTRY[name] = Measure(name, func, doc, per, scale)
-        return func
-    return register
 
 
 def _ratio(part, whole, digits=4):

@@ -13,7 +13,7 @@ import logging
 
 from django.db import IntegrityError
 
-from memories.attempts import settle_run
+from memories.attempts import catch_up_run
 
 from voyage.instruments.models import Questionnaire, Survey
 from voyage.instruments.questionnaire import QuestionnaireError, from_dict, read_questionnaire
@@ -94,7 +94,7 @@ def take_due(study: Study) -> int:
                 continue
             # The memory jobs its ticks up to T asked for are what the agents remembered at T: done (or
             # waited for) first, so a survey's answers do not depend on how far the memory worker got.
-            settle_run(member.run_id, before_tick=spec["tick"] + 1)
+            catch_up_run(member.run_id, before_tick=spec["tick"] + 1)
             try:
                 take_survey(member.run, q, spec["tick"], made_by=MADE_BY.format(name=study.name))
                 taken += 1

@@ -20,6 +20,7 @@ from voyage.management.fork_options import add_fork_options, fork_from_options
 from voyage.management.model_options import (add_model_options, budget_from_options, profile_from_options,
                                              replay_fields, replay_source, routes_from_options)
 from voyage.models import MAX_RUN_AHEAD, Run
+from voyage.runs.foreground import in_the_foreground
 from voyage.runs.progress import ProgressBar
 from world.models import Scenario
 from world.time import TICKS_PER_DAY
@@ -123,19 +124,14 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         run = run_from_options(options)
         watch = Stopwatch()
-        Run.objects.filter(pk=run.pk).update(state=Run.RUNNING, error="", pause_reason="")
-        run.state, run.pause_reason = Run.RUNNING, ""
         try:
-            meter = InFlightMeter(gateway_for(run))  # how much of the agents' time had a call out
-            advance(run, run.target_ticks, gateway=meter,
-                    on_tick=ProgressBar(run.tick, run.target_ticks, self.stderr._out),
-                    memory_inline=not options["memory_worker"])
-        except BaseException as exc:
-            Run.objects.filter(pk=run.pk).update(state=Run.FAILED if not isinstance(exc, KeyboardInterrupt)
-                                                 else Run.PAUSED, error=f"{type(exc).__name__}: {exc}")
-            if isinstance(exc, MODEL_ERRORS):  # a clear message, not a traceback
-                raise CommandError(f"run {run.pk} stopped: {exc}") from exc
-            raise
+            with in_the_foreground(run):
+                meter = InFlightMeter(gateway_for(run))  # how much of the agents' time had a call out
+                advance(run, run.target_ticks, gateway=meter,
+                        on_tick=ProgressBar(run.tick, run.target_ticks, self.stderr._out),
+                        memory_inline=not options["memory_worker"])
+        except MODEL_ERRORS as exc:  # a clear message, not a traceback
+            raise CommandError(f"run {run.pk} stopped: {exc}") from exc
         wall_s = watch.elapsed
         summary = run_summary(run, wall_s)
         summary.update(meter.figures(wall_s, summary["agents"]))
@@ -144,8 +140,6 @@ class Command(BaseCommand):
         if run.state == Run.PAUSED:  # the budget ran out: advance() paused it and said why
             summary["paused"] = run.pause_reason
             self.stderr.write(f"run {run.pk} paused: {run.pause_reason}")
-        else:
-            Run.objects.filter(pk=run.pk).update(state=Run.FINISHED)
         self.stdout.write(json.dumps(summary))
 
     def model_health(self, run: Run) -> dict:
