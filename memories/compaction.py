@@ -15,7 +15,7 @@ from memories.identity import agent_for_job, identity_text
 from memories.job_records import Compaction, register
 from memories.models import Memory, MemorySummary
 from memories.thresholds import HARD, SOFT, batches, compaction_due, fold_count
-from memories.writing import FOLD_ERA, SUMMARISE, messages, row_line, subject_of
+from memories.writing import FOLD_ERA, ROW, SUMMARISE, hint_rows, messages, row_line, subject_of
 from voyage.calls.factory import gateway_for
 from voyage.calls.record import call_record
 from voyage.gateway.base import COMPACTION, ERA, ModelRequest
@@ -45,9 +45,9 @@ def compact(agent_id: int, *, gateway=None, tick: int | None = None, below_row: 
     covered = MemorySummary.objects.filter(agent=agent, level=0).order_by("-last_row").values_list("last_row", flat=True).first() or 0
     rows = Memory.objects.filter(agent=agent, id__gt=covered).order_by("id")
     if below_row is not None:
-        older = list(rows.filter(id__lt=below_row).values_list("id", "tick", "kind", "importance", "text"))
+        older = list(rows.filter(id__lt=below_row).values_list(*ROW, named=True))
     else:
-        rows = list(rows.values_list("id", "tick", "kind", "importance", "text"))
+        rows = list(rows.values_list(*ROW, named=True))
         older = rows[:-run.hot_memory_limit] if run.hot_memory_limit else rows
     if not older:
         attempt.commit()
@@ -59,16 +59,16 @@ def compact(agent_id: int, *, gateway=None, tick: int | None = None, below_row: 
     try:
         for batch in batches(older, run.compaction_memory_count):
             request = ModelRequest(
-                purpose=COMPACTION, messages=messages(identity, SUMMARISE, [row_line(r[1], r[4]) for r in batch]),
-                tick=tick if tick is not None else batch[-1][1], agent_id=agent.id, agent_key=agent.persona.key,
-                hints=RowsHints(rows=tuple(r[1:] for r in batch), subject=subject_of(agent)))
+                purpose=COMPACTION, messages=messages(identity, SUMMARISE, [row_line(r.tick, r.text) for r in batch]),
+                tick=tick if tick is not None else batch[-1].tick, agent_id=agent.id, agent_key=agent.persona.key,
+                hints=RowsHints(rows=hint_rows(batch), subject=subject_of(agent)))
             answer = gateway.complete(request)
             if answer.failed:
                 attempt.record(call_record(run.pk, request, answer, LLMCall.ERROR))
                 break
             attempt.record(call_record(run.pk, request, answer, LLMCall.OK))
-            written.append(MemorySummary(run=run, agent=agent, level=0, first_row=batch[0][0], last_row=batch[-1][0],
-                                         row_count=len(batch), tick=batch[-1][1], text=answer.text.strip()[:SUMMARY_CHARS]))
+            written.append(MemorySummary(run=run, agent=agent, level=0, first_row=batch[0].id, last_row=batch[-1].id,
+                                         row_count=len(batch), tick=batch[-1].tick, text=answer.text.strip()[:SUMMARY_CHARS]))
         eras = fold_eras(agent, gateway, identity, tick, new=written, attempt=attempt) if written else []
     finally:
         if own_gateway:

@@ -13,6 +13,7 @@ from memories.ablation import off
 from memories.identity import identity_text
 from memories.models import Memory
 from memories.recall import recall
+from memories.working import Recalled
 from world.rules.ladder import ITEM_NAMES, PEOPLE_NAMES, SETTING, rung_spec
 from world.rules.perception import Situation, render_situation
 from world.rules.prompt_text import names_line, rules_text, turn_guide
@@ -124,7 +125,7 @@ def recalled_text(world, agent, situation: Situation, tick: int, shown=None) -> 
     after = state.get("after") if state.get("ids") == ids else None  # the same rows again: they keep their place
     agent.recall = {"terms": list(terms), "at": world.memory.load[agent.id].count, "ids": ids, "after": after}
     text = block_text(hits)
-    world.memory.recalled[agent.id] = (tuple(ids), text)
+    world.memory.recalled[agent.id] = Recalled(tuple(ids), text)
     return text
 
 
@@ -139,10 +140,10 @@ def recalled_block(world, agent) -> str:
     """The block of the rows AgentState.recall names: held by the world, or read again by id."""
     ids = tuple(agent.recall.get("ids") or ())
     held = world.memory.recalled.get(agent.id)
-    if held is None or held[0] != ids:
+    if held is None or held.ids != ids:
         load_recalled(world, [agent])
         held = world.memory.recalled[agent.id]
-    return held[1]
+    return held.text
 
 
 def load_recalled(world, agents) -> None:
@@ -155,7 +156,7 @@ def load_recalled(world, agents) -> None:
         missing = [i for i in ids if (aid, i) not in rows]
         if missing:
             raise ValueError(f"agent {aid}: its recall state names memory rows {missing} that are not its own")
-        world.memory.recalled[aid] = (ids, block_text([rows[(aid, i)] for i in ids]))
+        world.memory.recalled[aid] = Recalled(ids, block_text([rows[(aid, i)] for i in ids]))
 
 
 def row_ids(agent) -> tuple[int, ...]:

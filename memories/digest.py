@@ -23,7 +23,7 @@ def memory_tables(run) -> dict[str, list]:
 
     summaries = list(MemorySummary.objects.filter(run=run).values_list(
         "id", "agent__persona__key", "level", "first_row", "last_row", "row_count", "tick", "text", "folded_into_id"))
-    named = {s[0]: (s[1], s[2], at(s[3])) for s in summaries}
+    named = {sid: (key, level, at(first)) for sid, key, level, first, *_ in summaries}
     return {
         "summaries": sorted([key, level, at(first), at(last), count, tick, text, named.get(into)]
                             for _, key, level, first, last, count, tick, text, into in summaries),

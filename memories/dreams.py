@@ -10,7 +10,7 @@ from memories.attempts import Attempt
 from memories.identity import agent_for_job, identity_text
 from memories.job_records import Dreams, Sleeper, register
 from memories.models import Dream, Memory, TrustEntry
-from memories.writing import DREAM, messages, row_line, subject_of
+from memories.writing import DREAM, ROW, hint_rows, messages, row_line, subject_of
 from voyage.calls.factory import gateway_for
 from voyage.calls.record import call_record
 from voyage.gateway.base import DREAM as DREAM_PURPOSE, ModelRequest
@@ -119,19 +119,19 @@ def dream(agent, tick: int, *, gateway, attempt, scenarios: Scenarios, upto_row:
 
 
 def rows_since(agent, since: int, tick: int, upto_row: int | None) -> list[tuple]:
-    """The newest DREAM_ROWS rows after the last dream's (up to `upto_row`), oldest first:
-    (id, tick, kind, importance, text)."""
+    """The newest DREAM_ROWS rows after the last dream's (up to `upto_row`), oldest first (named
+    rows: id, tick, kind, importance, text)."""
     rows = Memory.objects.filter(agent=agent, id__gt=since, tick__lte=tick)
     if upto_row is not None:
         rows = rows.filter(id__lte=upto_row)
-    return list(rows.order_by("-id").values_list("id", "tick", "kind", "importance", "text")[:DREAM_ROWS])[::-1]
+    return list(rows.order_by("-id").values_list(*ROW, named=True)[:DREAM_ROWS])[::-1]
 
 
 def rooms_named(previous: Dream | None, rows: list[tuple], names: NamesInText) -> list[str]:
     """The rooms the agent's memories have named: the last dream's, and those the new rows name."""
     rooms = set(previous.rooms_known if previous else [])
     for r in rows:
-        rooms |= names.found(r[4])
+        rooms |= names.found(r.text)
     return sorted(rooms)
 
 
@@ -146,22 +146,22 @@ def people_known(agent, rungs, people: list | None) -> list[tuple]:
 
 
 def dream_request(agent, tick: int, rows: list[tuple], rooms: list[str], people: list[tuple], rungs) -> ModelRequest:
-    lines = [row_line(r[1], r[4]) for r in rows]
+    lines = [row_line(r.tick, r.text) for r in rows]
     lines.append("Rooms your memories name: " + (", ".join(rooms) or "none"))
     if people:
         lines.append("People you have judged: " + "; ".join(f"{n} ({label}, {score:+.2f})" for n, label, score in people))
     return ModelRequest(purpose=DREAM_PURPOSE, messages=messages(identity_text(agent, rungs=rungs, upto_tick=tick),
                                                                  DREAM, lines), tick=tick,
                         agent_id=agent.id, agent_key=agent.persona.key,
-                        hints=RowsHints(rows=tuple(r[1:] for r in rows), subject=subject_of(agent),
+                        hints=RowsHints(rows=hint_rows(rows), subject=subject_of(agent),
                                         rooms=tuple(rooms), people=tuple(people)))
 
 
 def dream_of(text: str, run, agent, tick: int, rows: list[tuple], since: int, rooms: list[str]) -> Dream:
     """The Dream row of an answer: its JSON fields, or the whole text as the identity part."""
     parts = parse_json_object(text) or {}
-    return Dream(run=run, agent=agent, tick=tick, first_row=rows[0][0] if rows else None,
-                 last_row=rows[-1][0] if rows else since or None,
+    return Dream(run=run, agent=agent, tick=tick, first_row=rows[0].id if rows else None,
+                 last_row=rows[-1].id if rows else since or None,
                  identity=str(parts.get("identity") or ("" if parts else text.strip()))[:1000],
                  places=str(parts.get("places") or "")[:800], people=str(parts.get("people") or "")[:800],
                  rooms_known=rooms)

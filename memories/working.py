@@ -28,6 +28,13 @@ def promised(pending_compactions):
 
 
 @dataclass(frozen=True)
+class Recalled:
+    """The block of rows an agent's recall state names: their ids and the text the prompt shows."""
+    ids: tuple[int, ...]
+    text: str
+
+
+@dataclass(frozen=True)
 class SummaryLine:
     id: int
     level: int
@@ -53,7 +60,7 @@ class WorkingMemory:
         self.dream: dict[int, DreamLine | None] = {aid: None for aid in self.agent_ids}
         # The recalled blocks (memories.context.load_recalled): the rows' ids and their text, as the
         # agents' committed recall states name them; a function of committed rows, held to save a query.
-        self.recalled: dict[int, tuple[tuple[int, ...], str]] = {}
+        self.recalled: dict[int, Recalled] = {}
         self.last_summary_id = MemorySummary.objects.filter(run=run).aggregate(m=Max("id"))["m"] or 0
         self.last_dream_id = Dream.objects.filter(run=run).aggregate(m=Max("id"))["m"] or 0
         covered = dict(MemorySummary.objects.filter(run=run, level=0).values("agent_id")

@@ -46,6 +46,14 @@ def subject_of(agent, world=None) -> str:
     return agent.persona.display_name if knows(rungs, agent.rung, OWN_NAME) else ""
 
 
+ROW = ("id", "tick", "kind", "importance", "text")  # a memory job's rows, read by name (values_list(named=True))
+
+
+def hint_rows(rows) -> tuple:
+    """The rows as the offline model's hints carry them: (tick, kind, importance, text) each."""
+    return tuple((r.tick, r.kind, r.importance, r.text) for r in rows)
+
+
 def row_line(tick: int, text: str) -> str:
     return f"[{sim_clock(tick)}] {text}"
 

@@ -66,6 +66,15 @@ class Asked:
     call: object
 
 
+@dataclass(frozen=True)
+class Reflecting:
+    """An agent's reflection while it is under way: its rounds of calls (steps.reflecting), the
+    calls of the round that is out (None before the first), and the writer's key for its rows."""
+    steps: object
+    out: list | None
+    key: tuple
+
+
 @dataclass(eq=False)
 class Cursor:
     """Where one agent is: the tick it is in and its next step."""
@@ -75,7 +84,7 @@ class Cursor:
     place: tuple = ()
     deciding: bool = False
     asked: Asked | None = None  # while its action call is out or unresolved
-    reflecting: tuple | None = None  # (its reflection's steps, the calls out, the writer's key) while it reflects
+    reflecting: Reflecting | None = None  # while it reflects
     turn: tuple | None = None  # what its resolution touches, once its answer is in (Stretch._turn)
     died_at: int | None = None
     attrition_tick: int = -1  # the last tick whose attrition it has counted
@@ -86,8 +95,8 @@ class Cursor:
 
     def calls_out(self) -> list:
         out = [self.asked.call] if self.asked else []
-        if self.reflecting and self.reflecting[1]:
-            out += self.reflecting[1]
+        if self.reflecting and self.reflecting.out:
+            out += self.reflecting.out
         return [f for f in out if not f.done()]
 
     @property
@@ -323,23 +332,23 @@ class Stretch:
             if why is not None:  # its three rounds of calls, as they come back (steps.reflecting)
                 w = self._writer(c, REFLECT)
                 w.key = (REFLECT, 0, a.persona.key)  # a batch's order: by persona key, within each stage
-                c.reflecting = (steps.reflecting(self.world, w, [(a, why)]), None, w.key)
+                c.reflecting = Reflecting(steps.reflecting(self.world, w, [(a, why)]), None, w.key)
                 return self._reflect_on(c)
         c.step = END
         return True
 
     def _reflect_on(self, c: Cursor) -> bool:
-        steps_, out, key = c.reflecting
+        rounds, out = c.reflecting.steps, c.reflecting.out
         if out is not None and not all(f.done() for f in out):
             return False
         w = self._writer(c, REFLECT)
-        w.key = key
+        w.key = c.reflecting.key
         try:
-            requests = next(steps_) if out is None else steps_.send([f.result() for f in out])
+            requests = next(rounds) if out is None else rounds.send([f.result() for f in out])
         except StopIteration:
             c.reflecting, c.step = None, END
             return True
-        c.reflecting = (steps_, [self.gateway.start(r) for r in requests], w.key)
+        c.reflecting = Reflecting(rounds, [self.gateway.start(r) for r in requests], w.key)
         return True
 
     def _end(self, c: Cursor) -> bool:
@@ -409,13 +418,12 @@ class Stretch:
         where it is, and only a resolution there, or a prompt there and someone waking, can tell
         which came first: its other steps read and write its own row and memory, which only a
         resolution of someone else's changes."""
-        a = o.agent
+        a, (tick, step, place) = o.agent, key
         first = o.tick if o.step <= RESOLVE else o.tick + 1
-        last = key[0] if key[1] > RESOLVE or (key[1] == RESOLVE and self._place(a, key[0]) < key[2]) else key[0] - 1
+        last = tick if step > RESOLVE or (step == RESOLVE and self._place(a, tick) < place) else tick - 1
         if a.asleep or not a.alive:
             first = max(first, a.busy_until_tick if a.alive else last + 1)
         if first > last:  # no resolution of its own before `key`
-            step = key[1]
             if step == RESOLVE or (step == PROMPT and a.asleep and self._has(o, key, START)) \
                     or (wakes and self._has(o, key, PROMPT)):
                 return frozenset((a.location_id,))
@@ -428,7 +436,8 @@ class Stretch:
 
     def _has(self, o: Cursor, key: tuple, step: int) -> bool:
         """Is one of the agent's steps from where it is up to `key` a `step`?"""
-        for tick in range(o.tick, key[0] + 1):
+        until, _, _ = key  # the tick, step and place of the step asked about
+        for tick in range(o.tick, until + 1):
             if (tick > o.tick or o.step <= step) and (tick, step, self._place(o.agent, tick)) < key:
                 return True
         return False
