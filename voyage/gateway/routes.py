@@ -5,7 +5,8 @@ agents' actions, to profiles by name; the run's main profile answers whatever is
 
 Groups: `actions` (an agent's turn), `memory` (compaction, eras, dreams, diary, trust, reflection,
 importance, the bulletin: long, rarer calls that decide what every agent remembers) and
-`instruments` (the researcher's own questions: interviews, surveys). `agent:PERSONA_KEY` gives that
+`instruments` (the researcher's own questions: interviews, surveys) and `author` (drafting a world
+from a paragraph: `manage.py scenario draft`, outside any run). `agent:PERSONA_KEY` gives that
 agent's actions a profile of its own (it wins over `actions`). Reasoning switches stay per profile
 and per purpose: each call goes to its profile with its purpose.
 
@@ -13,7 +14,7 @@ Written on the command line and in a study's axis as `memory=strong;agent:ismay=
 """
 from __future__ import annotations
 
-from voyage.gateway.base import (ACTION, BULLETIN, COMPACTION, DIARY, DREAM, ERA, IMPORTANCE, INTERVIEW, REFLECTION,
+from voyage.gateway.base import (ACTION, AUTHOR, BULLETIN, COMPACTION, DIARY, DREAM, ERA, IMPORTANCE, INTERVIEW, REFLECTION,
                                  TRUST)
 
 SURVEY = "survey"  # an instrument's purpose (issue 32)
@@ -21,6 +22,7 @@ GROUPS = {
     "actions": (ACTION,),
     "memory": (COMPACTION, ERA, DREAM, DIARY, TRUST, REFLECTION, IMPORTANCE, BULLETIN),
     "instruments": (INTERVIEW, SURVEY),
+    "author": (AUTHOR,),
 }
 AGENT = "agent:"
 GROUP_OF = {purpose: group for group, purposes in GROUPS.items() for purpose in purposes}
