@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import unicodedata
 
 from world.drafting.limits import DraftAsk
 from world.drafting.words import DEFAULT_WORLD_WORDS, nouns, place_name, words_in
@@ -62,8 +63,13 @@ def scripted_world(ask: DraftAsk) -> dict:
     }
 
 
+def _ascii(text: str) -> str:
+    """Keys and slugs are ASCII letters, digits, '-' and '_' (Lötschental -> lotschental)."""
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+
+
 def _slug(text: str) -> str:
-    return "".join(c if c.isalnum() else "-" for c in text.lower()).strip("-") or "world"
+    return "".join(c if c.isalnum() else "-" for c in _ascii(text).lower()).strip("-")[:40] or "world"
 
 
 def _premise(paragraph: str, place: str) -> str:
@@ -88,7 +94,7 @@ def _shared_rooms(words: list[str], n: int) -> list[dict]:
         if name.casefold() in names:
             continue
         names.add(name.casefold())
-        rooms.append({"key": f"{word}_{len(rooms)}", "name": name, "deck": "Ground Level" if i % 2 == 0 else "Upper Level",
+        rooms.append({"key": f"{_slug(word).replace('-', '_')}_{len(rooms)}", "name": name, "deck": "Ground Level" if i % 2 == 0 else "Upper Level",
                       "scale": "vast" if i % 3 == 0 else "small", "ambient_noise": "high" if i % 4 == 1 else "low",
                       "private": False, "description": f"A shared place named for the {word}; people pass through "
                                                        f"it all day and notice who lingers."})
@@ -130,13 +136,13 @@ def _props(people: list[dict], shared: list[dict], words: list[str], rng: random
 
 def _rungs() -> list[dict]:
     named = ["own_name", "setting", "item_names", "people_names", "trust_labels"]
-    actions = list(ACTION_TYPES)
     return [
         {"level": 0, "name": "Panic", "reveals": "You know nothing: not your name, not this place, not these people.",
-         "allowed_actions": actions, "gate": None, "knows": []},
+         "allowed_actions": list(ACTION_TYPES), "gate": None, "knows": []},
         {"level": 1, "name": "Name", "reveals": "You know your name now, and the names of the people around you.",
-         "allowed_actions": actions, "gate": {"prop": "name_prop", "min_ticks_since_previous": 0}, "knows": named},
+         "allowed_actions": list(ACTION_TYPES), "gate": {"prop": "name_prop", "min_ticks_since_previous": 0},
+         "knows": list(named)},
         {"level": 2, "name": "Fear", "reveals": "The rest comes back: your history, your fear and your secret.",
-         "allowed_actions": actions, "gate": {"prop": "fear_prop", "min_ticks_since_previous": 120},
+         "allowed_actions": list(ACTION_TYPES), "gate": {"prop": "fear_prop", "min_ticks_since_previous": 120},
          "knows": named + ["history", "fear", "secret"]},
     ]

@@ -22,7 +22,7 @@ def words_in(text: str, words=DEFAULT_WORLD_WORDS) -> set[str]:
 def nouns(paragraph: str) -> list[str]:
     """The paragraph's nouns, by a plain rule: the word after a determiner, past any adjective
     (`the old harbour` -> harbour), lower case, first use first, each once."""
-    tokens = re.findall(r"[A-Za-z]+", paragraph)
+    tokens = re.findall(r"[^\W\d_]+", paragraph)
     found: list[str] = []
     for i, token in enumerate(tokens[:-1]):
         if token.lower() not in DETERMINERS:
@@ -39,7 +39,7 @@ def nouns(paragraph: str) -> list[str]:
 def place_name(paragraph: str) -> str:
     """The first capitalised word that does not open a sentence (a proper name), else ''."""
     opens = True
-    for token in re.findall(r"[A-Za-z]+|[.!?]", paragraph):
+    for token in re.findall(r"[^\W\d_]+|[.!?]", paragraph):
         if token in ".!?":
             opens = True
             continue
