@@ -73,7 +73,7 @@ def _slug(text: str) -> str:
 
 
 def _premise(paragraph: str, place: str) -> str:
-    return (f"{' '.join(paragraph.split())}\n\nYou woke this morning at {place}, in a life that is not yours. Keep "
+    return (f"{' '.join(paragraph.split())} You woke this morning at {place}, in a life that is not yours. Keep "
             "your cover, take an interest in others, and trust carefully. (This world is a scripted draft of the "
             "offline policy, built from the paragraph's own nouns, not written by a language model.)")
 
