@@ -66,6 +66,16 @@ def whisper_leaks_of(run) -> tuple[int, int]:
 
 def thought_leaks_of(run) -> tuple[int, int]:
     """Every offline monologue carries a unique token; another agent's memory or prompt holding it is a leak."""
+    owner = thought_owners(run)
+    leaks = sum(1 for agent_id, text in Memory.objects.filter(run=run, text__contains="[thought ")
+                .values_list("agent_id", "text") for token in THOUGHT.findall(text) if owner.get(token) != agent_id)
+    for call in LLMCall.objects.filter(run=run).iterator():
+        leaks += sum(1 for token in THOUGHT.findall(json.dumps(call.prompt)) if owner.get(token) != call.agent_id)
+    return leaks, len(owner)
+
+
+def thought_owners(run) -> dict[str, int]:
+    """Each offline monologue token -> the agent whose action answer thought it."""
     owner = {}
     for agent_id, raw in LLMCall.objects.filter(run=run, purpose="action").values_list("agent_id", "raw_answer"):
         try:
@@ -73,11 +83,7 @@ def thought_leaks_of(run) -> tuple[int, int]:
         except (ValueError, AttributeError):
             continue
         owner.update({token: agent_id for token in THOUGHT.findall(monologue)})
-    leaks = sum(1 for agent_id, text in Memory.objects.filter(run=run, text__contains="[thought ")
-                .values_list("agent_id", "text") for token in THOUGHT.findall(text) if owner.get(token) != agent_id)
-    for call in LLMCall.objects.filter(run=run).iterator():
-        leaks += sum(1 for token in THOUGHT.findall(json.dumps(call.prompt)) if owner.get(token) != call.agent_id)
-    return leaks, len(owner)
+    return owner
 
 
 def early_names_of(run) -> tuple[int, int]:
