@@ -28,8 +28,10 @@ OWNER = {"voyage_scenario": PREMISE, "slug": PREMISE, "name": PREMISE, "start_da
 
 NAME = {"type": "string", "pattern": r'^[^"\\\x00-\x1f\x7f]{1,100}$'}
 KEY = {"type": "string", "pattern": r"^[a-z0-9_]{1,50}$"}
-TEXT = {"type": "string", "pattern": r"^[^\x00-\x1f\x7f]{1,1000}$"}
-LONG_TEXT = {"type": "string", "pattern": r"^[^\x00-\x1f\x7f]{1,6000}$"}  # the premise holds the paragraph
+# Texts are one line of any length (the answer's max_tokens bounds them): a {1,1000} bound would make
+# llama.cpp's grammar converter write out a thousand nested rules per text (342 KB of grammar for the
+# premise stage, too slow to decode under on a CPU).
+TEXT = {"type": "string", "pattern": r"^[^\x00-\x1f\x7f]+$"}
 DATE = {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
 NULL = {"type": "null"}
 
@@ -77,7 +79,7 @@ def stage_schema(stage: str, earlier: dict[str, dict]) -> dict:
     people = [p.get("key") for p in _items(earlier.get(PERSONAS), "personas") if isinstance(p.get("key"), str)]
     if stage == PREMISE:
         return closed({"slug": {"type": "string", "pattern": r"^[a-z0-9_-]{1,50}$"}, "name": NAME, "start_date": DATE,
-                       "premise": LONG_TEXT, "voice": closed({t.key: TEXT for t in TEXTS})})
+                       "premise": TEXT, "voice": closed({t.key: TEXT for t in TEXTS})})
     if stage == ROOMS:
         room = closed({"key": KEY, "name": NAME, "deck": NAME, "scale": one_of(("small", "vast")),
                        "ambient_noise": one_of(("low", "high")), "private": {"type": "boolean"}, "description": TEXT})
