@@ -5,7 +5,8 @@ Its good world is the scripted draft of the paragraph (world/drafting/scripted.p
 of each stage breaks a known rule: an exit to an unknown room (which cuts the last home off), a
 one-sided spouse, a rung allowing an unknown action, a missing voice key, a name prop laid where its
 owner cannot walk. A repair round gets the stage right when, and only when, the request carries the
-checker's own message about the flaw (`FIXED_BY`); `repairs=False` never does. `mode` answers every
+checker's own message about the flaw (`FIXED_BY`); `repairs=False` never does; `flawed` names the
+stages whose first draft is flawed (all five by default). `mode` answers every
 call with broken JSON or a refusal instead.
 """
 from __future__ import annotations
@@ -33,10 +34,10 @@ REFUSAL = "I'm sorry, but I can't help with creating that."
 
 
 class DraftingServer(FakeOpenAI):
-    def __init__(self, ask: DraftAsk, repairs: bool = True, mode: str = "", **kwargs):
+    def __init__(self, ask: DraftAsk, repairs: bool = True, mode: str = "", flawed=tuple(FIXED_BY), **kwargs):
         super().__init__(**kwargs)
         self.good = scripted_world(ask)
-        self.repairs, self.mode = repairs, mode
+        self.repairs, self.mode, self.flawed_stages = repairs, mode, tuple(flawed)
 
     def _content(self, body: dict, fault: str | None) -> str:
         text = "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
@@ -51,6 +52,8 @@ class DraftingServer(FakeOpenAI):
 
     def flawed(self, stage: str) -> dict:
         good = copy.deepcopy(stage_of(self.good, stage))
+        if stage not in self.flawed_stages:
+            return good
         if stage == "premise":
             del good["voice"]["room_kind"]
         elif stage == "rooms":

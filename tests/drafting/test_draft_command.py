@@ -82,6 +82,20 @@ def test_a_model_that_never_repairs_leaves_a_report_and_installs_nothing(capsys,
     assert "nowhere" in (tmp_path / "world.yaml").read_text()  # the draft is kept to read and edit
 
 
+def test_a_model_that_never_mends_the_worlds_rules_leaves_each_with_its_key_path_line_and_rule(capsys, tmp_path):
+    with DraftingServer(ASK, repairs=False, flawed=("premise", "rooms", "personas", "props")) as server:
+        profile_for(server)
+        result, out, status = draft(capsys, tmp_path, "--profile", "author-test", "--install", "--repair-rounds", "1")
+    assert status == 1 and not result["installed"] and result["repair_rounds"] == 1
+    left = {(p["path"], p["rule"]) for p in result["problems_left"]}
+    assert {("exits[4][1]", "exits, homes and props name rooms of the scenario"),
+            ("personas[0].spouse", "spouses are mutual and share a home"),
+            ("voice.room_kind", "the voice and phrasebook give every text the engine speaks, in this world's words"),
+            ("props[0].room", "every rung is reachable: it has a gate, and each gating prop lies where its owner can "
+                              "walk")} <= left, left
+    assert all(p["line"] for p in result["problems_left"]) and not Scenario.objects.filter(slug=result["slug"]).exists()
+
+
 @pytest.mark.parametrize("mode", ["broken_json", "refusal", "timeout"])
 def test_no_usable_answer_ends_with_a_report_and_nothing_installed(capsys, tmp_path, mode):
     before = Scenario.objects.count()
