@@ -27,7 +27,7 @@ class Audits:
     prompts_checked: int
     ladder_breaks: int  # a rung climbed out of order, or without its own gating prop
     rungs_checked: int
-    foreign_words: int  # occurrences of the default world's words the world's own text does not use
+    foreign_words: int  # (text, word) pairs: a default world's word the paragraph does not use, in a text of the run
     foreign: tuple[str, ...]
     texts_checked: int
 
@@ -39,13 +39,29 @@ class Audits:
         return {**asdict(self), "foreign": list(self.foreign), "clean": self.clean}
 
 
+@dataclass(frozen=True)
+class Call:
+    """A recorded call as the audits read it: its prompt decompressed once."""
+
+    agent_id: int | None
+    tick: int
+    prompt: str  # the messages' contents, joined
+    answer: str
+
+
+def calls_of(run) -> list[Call]:
+    return [Call(c.agent_id, c.tick, "\n".join(m["content"] for m in c.prompt), c.raw_answer)
+            for c in LLMCall.objects.filter(run=run).iterator()]
+
+
 def audit_run(run, allowed_text: str) -> Audits:
-    """`allowed_text`: the world's own words (its file, the paragraph it was drafted from)."""
+    """`allowed_text`: the paragraph the world was drafted from (its words are the world's own)."""
+    calls = calls_of(run)
     whisper_leaks, whispers = whisper_leaks_of(run)
-    thought_leaks, thoughts = thought_leaks_of(run)
-    name_leaks, prompts = early_names_of(run)
+    thought_leaks, thoughts = thought_leaks_of(run, calls)
+    name_leaks, prompts = early_names_of(run, calls)
     breaks, rungs = ladder_breaks_of(run)
-    foreign, count, texts = foreign_words_of(run, allowed_text)
+    foreign, count, texts = foreign_words_of(run, allowed_text, calls)
     return Audits(leaks=whisper_leaks + thought_leaks + name_leaks, whispers_checked=whispers,
                   thoughts_checked=thoughts, prompts_checked=prompts, ladder_breaks=breaks, rungs_checked=rungs,
                   foreign_words=count, foreign=tuple(sorted(foreign)), texts_checked=texts)
@@ -64,13 +80,13 @@ def whisper_leaks_of(run) -> tuple[int, int]:
     return leaks, checked
 
 
-def thought_leaks_of(run) -> tuple[int, int]:
+def thought_leaks_of(run, calls: list[Call]) -> tuple[int, int]:
     """Every offline monologue carries a unique token; another agent's memory or prompt holding it is a leak."""
     owner = thought_owners(run)
     leaks = sum(1 for agent_id, text in Memory.objects.filter(run=run, text__contains="[thought ")
                 .values_list("agent_id", "text") for token in THOUGHT.findall(text) if owner.get(token) != agent_id)
-    for call in LLMCall.objects.filter(run=run).iterator():
-        leaks += sum(1 for token in THOUGHT.findall(json.dumps(call.prompt)) if owner.get(token) != call.agent_id)
+    for call in calls:
+        leaks += sum(1 for token in THOUGHT.findall(call.prompt) if owner.get(token) != call.agent_id)
     return leaks, len(owner)
 
 
@@ -86,7 +102,7 @@ def thought_owners(run) -> dict[str, int]:
     return owner
 
 
-def early_names_of(run) -> tuple[int, int]:
+def early_names_of(run, calls: list[Call]) -> tuple[int, int]:
     """Prompts of an agent still at rung 0 that show a person's name it had not read, heard or been
     told by then."""
     names = list(AgentState.objects.filter(run=run).values_list("persona__display_name", flat=True))
@@ -98,11 +114,10 @@ def early_names_of(run) -> tuple[int, int]:
             if name in text:
                 met.setdefault((agent_id, name), tick)
     leaks = checked = 0
-    for call in LLMCall.objects.filter(run=run, agent__isnull=False).iterator():
-        if call.tick >= climbed.get(call.agent_id, call.tick + 1):
+    for call in calls:
+        if call.agent_id is None or call.tick >= climbed.get(call.agent_id, call.tick + 1):
             continue
-        prompt = "\n".join(m["content"] for m in call.prompt)
-        leaks += sum(1 for n in names if n in prompt and met.get((call.agent_id, n), call.tick + 1) > call.tick)
+        leaks += sum(1 for n in names if n in call.prompt and met.get((call.agent_id, n), call.tick + 1) > call.tick)
         checked += 1
     return leaks, checked
 
@@ -129,21 +144,20 @@ def ladder_breaks_of(run) -> tuple[int, int]:
     return breaks, checked
 
 
-def run_texts(run) -> list[str]:
+def run_texts(run, calls: list[Call]) -> list[str]:
     """Everything the run wrote that an agent or a reader sees."""
     return [*Memory.objects.filter(run=run).values_list("text", flat=True),
             *MemorySummary.objects.filter(run=run).values_list("text", flat=True),
             *DiaryEntry.objects.filter(run=run).values_list("text", flat=True),
             *Event.objects.filter(run=run).values_list("text", flat=True),
-            *("\n".join(m["content"] for m in c.prompt) + "\n" + c.raw_answer
-              for c in LLMCall.objects.filter(run=run).iterator())]
+            *(c.prompt + "\n" + c.answer for c in calls)]
 
 
-def foreign_words_of(run, allowed_text: str) -> tuple[set[str], int, int]:
+def foreign_words_of(run, allowed_text: str, calls: list[Call]) -> tuple[set[str], int, int]:
     allowed = words_in(allowed_text)
     found: set[str] = set()
     count = 0
-    texts = run_texts(run)
+    texts = run_texts(run, calls)
     for text in texts:
         words = words_in(text) - allowed
         found |= words

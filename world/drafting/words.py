@@ -2,6 +2,7 @@
 audit's list), and the nouns of a paragraph (the offline drafter builds its world from them). Pure."""
 from __future__ import annotations
 
+import functools
 import re
 
 # The 1912 world's words: a drafted world speaks them only if the storyteller's paragraph does.
@@ -16,7 +17,12 @@ off on in at of to by with from for into over under where which who whom and or 
 
 def words_in(text: str, words=DEFAULT_WORLD_WORDS) -> set[str]:
     """Which of `words` the text uses, as whole words, in lower case."""
-    return {w.lower() for w in words if re.search(rf"\b{re.escape(w)}\b", text, re.IGNORECASE)}
+    return {found.lower() for found in _alternation(tuple(words)).findall(text)}
+
+
+@functools.lru_cache(maxsize=8)
+def _alternation(words: tuple[str, ...]) -> re.Pattern:
+    return re.compile(r"\b(" + "|".join(map(re.escape, words)) + r")\b", re.IGNORECASE)
 
 
 def nouns(paragraph: str) -> list[str]:
