@@ -5,8 +5,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+import yaml
+
 from world.drafting.limits import DraftAsk
 from world.rules.scenario_check import Problem
+
+
+def printable(text: str) -> str:
+    """Model text for a terminal: a control character (an escape sequence among them) shown as '?'."""
+    return "".join(c if c.isprintable() else "?" for c in text)
 
 
 @dataclass(frozen=True)
@@ -45,31 +52,39 @@ class DraftReport:
         return self.valid and self.audits is not None and self.audits.clean
 
     def draft_slug(self) -> str:
-        import yaml  # the draft's own slug, read off its text (it may not be valid)
+        """The draft's own slug, read off its text (it may not be valid)."""
+        return str(self.data().get("slug") or "")
 
-        try:
-            data = yaml.safe_load(self.text) if self.text else None
-        except yaml.YAMLError:
-            return ""
-        return str(data.get("slug", "")) if isinstance(data, dict) else ""
-
-    def counts(self) -> tuple[int, int]:
-        import yaml
-
+    def data(self) -> dict:
+        """The draft's data as its text stands ({} when there is none, or it does not parse)."""
         try:
             data = yaml.safe_load(self.text) if self.text else None
         except yaml.YAMLError:
             data = None
-        if not isinstance(data, dict):
-            return 0, 0
+        return data if isinstance(data, dict) else {}
+
+    def counts(self) -> tuple[int, int]:
+        data = self.data()
         return (len(data["personas"]) if isinstance(data.get("personas"), list) else 0,
                 len(data["rooms"]) if isinstance(data.get("rooms"), list) else 0)
+
+    def drafted(self) -> str:
+        """What was drafted, by name: the world, its rooms and its people."""
+        data = self.data()
+
+        def names(section: str, key: str) -> str:
+            items = data.get(section) if isinstance(data.get(section), list) else []
+            return ", ".join(str(i.get(key)) for i in items if isinstance(i, dict)) or "none"
+        return printable(f"world: {data.get('name')!s} ({data.get('slug')!s}); rooms: {names('rooms', 'name')}; "
+                         f"people: {names('personas', 'display_name')}")
 
     def lines(self) -> list[str]:
         people, rooms = self.counts()
         out = [f"drafted by: {self.drafted_by}" + (" (scripted: the offline policy, not a language model)"
                                                   if self.drafted_by == "scripted" else ""),
                f"asked: at most {self.ask.people} people, {self.ask.rooms} rooms; drafted: {people} people, {rooms} rooms"]
+        if self.text:
+            out.append(self.drafted())
         if self.spend is not None:
             s = self.spend
             out.append(f"calls: {s.calls}, tokens: {s.prompt_tokens} prompt + {s.completion_tokens} completion, "
