@@ -89,3 +89,16 @@ def test_more_people_than_asked_is_found():
 ])
 def test_a_bad_ask_says_what_is_wrong(ask, said):
     assert any(said in p for p in ask_problems(ask))
+
+
+def test_the_checker_finds_every_planted_defect_and_a_bad_checker_is_caught_missing_some():
+    from world.drafting.check import draft_problems
+    from world.drafting.selfcheck import PLANTED, checker_trust
+
+    assert checker_trust(ASK).as_dict() == {"planted": len(PLANTED), "found": len(PLANTED), "missed": []}
+
+    def format_only(data, ask):  # a judge that reads the file's rules and skips the playability checks
+        text, problems = draft_problems(data, ask)
+        return text, [p for p in problems if p.rule not in (REACHABLE, RUNG_REACHABLE, VOICE_COMPLETE, OWN_WORDS)]
+    bad = checker_trust(ASK, format_only)
+    assert bad.found == 3 and "a missing voice key" in bad.missed and "MISSED" in str(bad)

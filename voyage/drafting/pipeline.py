@@ -13,6 +13,7 @@ from voyage.drafting.report import DraftReport, RepairRound
 from voyage.gateway.base import Gateway
 from world.drafting.check import draft_problems
 from world.drafting.limits import DraftAsk, ask_problems
+from world.drafting.selfcheck import checker_trust
 from world.drafting.stages import STAGES, assemble, owner_of
 from world.scenarios.file_format import ScenarioFileError, read_scenario
 from world.scenarios.files import import_yaml
@@ -31,7 +32,7 @@ def draft_world(ask: DraftAsk, gateway: Gateway, *, drafted_by: str, budget: flo
                 install: bool = False) -> DraftReport:
     """Draft, check, repair, dry-run and (if asked and everything passed) install. The ask must have
     passed check_ask; the projection and budget were said before this is called."""
-    report = DraftReport(ask=ask, drafted_by=drafted_by)
+    report = DraftReport(ask=ask, drafted_by=drafted_by, checker=checker_trust(ask))
     spend = Spend()
     try:
         answers = {}
@@ -61,7 +62,7 @@ def draft_world(ask: DraftAsk, gateway: Gateway, *, drafted_by: str, budget: flo
 def recheck(text: str, ask: DraftAsk, *, install: bool = False) -> DraftReport:
     """A draft as the storyteller edited it: checked, proved by its day and installed (if asked)
     exactly as a drafted one; no model is called."""
-    report = DraftReport(ask=ask, drafted_by="edited")
+    report = DraftReport(ask=ask, drafted_by="edited", checker=checker_trust(ask))
     data, problems = read_scenario(text)
     if data is not None:
         _, problems = draft_problems(data, ask)

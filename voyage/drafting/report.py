@@ -28,6 +28,7 @@ class RepairRound:
 class DraftReport:
     ask: DraftAsk
     drafted_by: str  # "scripted" (the offline policy) or the model profile's name
+    checker: object = None  # CheckerTrust: planted defects the checker found, on this ask
     text: str = ""  # the draft's file, as last checked
     first_problems: list[Problem] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
@@ -91,6 +92,8 @@ class DraftReport:
                        f"cost ${s.cost:.4f}")
         if self.failure:
             out.append(f"FAILED: {self.failure}")
+        if self.checker is not None:
+            out.append(str(self.checker))
         out.append(f"first draft: {len(self.first_problems)} problem(s)")
         out += [f"  {p}" for p in self.first_problems[:40]]
         for r in self.rounds:
@@ -125,4 +128,5 @@ class DraftReport:
             "dry_run": self.day.as_dict() if self.day is not None else None,
             "audits": self.audits.as_dict() if self.audits is not None else None,
             "drafted_by": self.drafted_by, "failure": self.failure or None,
+            "checker": self.checker.as_dict() if self.checker is not None else None,
         }, ensure_ascii=False)
