@@ -7,7 +7,7 @@ checker reads the format first) and the paragraph it was drafted from.
 from __future__ import annotations
 
 from world.rules.scenario_check import Problem
-from world.drafting.words import DEFAULT_WORLD_WORDS, words_in
+from world.drafting.words import words_in
 from world.scenarios.voice import PHRASES, TEXTS
 
 REACHABLE = "every room is reachable from every home"
@@ -55,7 +55,7 @@ def _reachable(data: dict) -> list[Problem]:
         done.add(p["home"])
         cut_off = [k for k in keys if k not in reached_from(p["home"], data["exits"])]
         if cut_off:
-            problems.append(Problem(REACHABLE, f"exits", f"from the home {p['home']!r} of personas[{i}] no way "
+            problems.append(Problem(REACHABLE, "exits", f"from the home {p['home']!r} of personas[{i}] no way "
                                                          f"leads to {', '.join(map(repr, cut_off))}"))
     return problems
 
@@ -114,5 +114,3 @@ def text_leaves(value, path: str = ""):
         for i, item in enumerate(value):
             yield from text_leaves(item, f"{path}[{i}]")
 
-
-__all__ = ["playability_problems", "DEFAULT_WORLD_WORDS", "text_leaves", "reached_from"]
