@@ -10,6 +10,7 @@ from memories.models import Memory
 from tests.engine_helpers import ShipLog
 from tests.memory_helpers import THOUGHT
 from voyage.models import Event, LLMCall
+from voyage.records.audits import thought_owners
 from world.models import AgentState, Room
 
 
@@ -42,14 +43,7 @@ def assert_whispers_stay_private(run) -> int:
 def assert_thoughts_stay_their_own(run) -> int:
     """Every offline monologue carries a unique token; each token may appear only in its own agent's
     memories and prompts. Returns the number of tokens."""
-    owner = {}
-    for agent_id, raw in LLMCall.objects.filter(run=run, purpose="action").values_list("agent_id", "raw_answer"):
-        try:
-            monologue = json.loads(raw).get("internal_monologue") or ""
-        except (ValueError, AttributeError):
-            continue
-        for token in THOUGHT.findall(monologue):
-            owner[token] = agent_id
+    owner = thought_owners(run)  # the audit's own reading of the answers (voyage/records/audits.py)
     for agent_id, text in Memory.objects.filter(run=run, text__contains="[thought ").values_list("agent_id", "text"):
         for token in THOUGHT.findall(text):
             assert owner[token] == agent_id, f"agent {agent_id} remembers another's thought {token}"

@@ -23,7 +23,9 @@ IMPORTANCE = "importance"
 INTERVIEW = "interview"  # staff asking an agent a question (voyage/instruments): never part of the run
 SURVEY = "survey"  # an agent answering a questionnaire (voyage/instruments/surveys.py): never part of the run
 JUDGE = "judge"  # a model judging what a run committed (voyage/judging): never part of the run
-PURPOSES = (ACTION, REFLECTION, TRUST, COMPACTION, ERA, BULLETIN, DREAM, DIARY, IMPORTANCE, INTERVIEW, SURVEY, JUDGE)
+AUTHOR = "author"  # drafting a scenario from a paragraph (voyage/drafting): never part of a run
+PURPOSES = (ACTION, REFLECTION, TRUST, COMPACTION, ERA, BULLETIN, DREAM, DIARY, IMPORTANCE, INTERVIEW, SURVEY, JUDGE,
+            AUTHOR)
 INSTRUMENT_PURPOSES = (INTERVIEW, SURVEY, JUDGE)  # asked of the run from outside: no budget, no replay, no transcript
 REASONING_DEFAULTS = {ACTION: False, TRUST: True, COMPACTION: True, ERA: True, DREAM: True}
 

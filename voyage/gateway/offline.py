@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 import random
 
-from voyage.gateway.base import ACTION, BULLETIN, JUDGE, Gateway, ModelAnswer, ModelRequest
+from voyage.gateway.base import ACTION, AUTHOR, BULLETIN, JUDGE, Gateway, ModelAnswer, ModelRequest
 from voyage.gateway.hints import ActionHints, TextHints
+from voyage.gateway.offline_author import draft_stage
 from voyage.gateway.offline_judge import judge
 from voyage.gateway.offline_writing import WRITERS
 from world.scenarios.voice import full_phrasebook
@@ -49,6 +50,8 @@ class OfflineModel(Gateway):
             text = judge(request.hints)
         elif request.purpose == BULLETIN:
             text = self._bulletin(rng, request.hints)
+        elif request.purpose == AUTHOR:
+            text = draft_stage(request.hints)
         else:
             text = self._write(rng, request.purpose, request.hints)
         chars_in = sum(len(m["content"]) for m in request.messages)

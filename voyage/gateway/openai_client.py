@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 import openai
 
 from voyage.gateway import providers, structured
-from voyage.gateway.base import (ACTION, JUDGE, REASONING_DEFAULTS, SURVEY, TRUST, FormRefused, Gateway,
+from voyage.gateway.base import (ACTION, AUTHOR, JUDGE, REASONING_DEFAULTS, SURVEY, TRUST, FormRefused, Gateway,
                                  GatewayConfigError, ModelAnswer, ModelRequest)
 from voyage.gateway.json_extract import extract_json_object
 from voyage.gateway.retry import backoff_delay, parse_retry_after
@@ -46,7 +46,7 @@ log = logging.getLogger("voyage.gateway")
 # Purposes whose answer is a JSON object. They get response_format json_object when the endpoint
 # has a JSON mode (and the prompt mentions JSON, which OpenAI's API requires), and tolerant
 # extraction when it has none. The other purposes answer in prose.
-JSON_PURPOSES = frozenset({ACTION, TRUST, SURVEY, JUDGE})
+JSON_PURPOSES = frozenset({ACTION, TRUST, SURVEY, JUDGE, AUTHOR})
 ASK_FOR_JSON = "Answer with one JSON object only: no code fence, nothing before or after it."
 
 

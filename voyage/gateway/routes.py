@@ -5,16 +5,17 @@ agents' actions, to profiles by name; the run's main profile answers whatever is
 
 Groups: `actions` (an agent's turn), `memory` (compaction, eras, dreams, diary, trust, reflection,
 importance, the bulletin: long, rarer calls that decide what every agent remembers),
-`instruments` (the researcher's own questions: interviews, surveys) and `judge` (a model judging
-what the run committed, voyage/judging; `manage.py judge --judge PROFILE` names it for one job). `agent:PERSONA_KEY` gives that
-agent's actions a profile of its own (it wins over `actions`). Reasoning switches stay per profile
+`instruments` (the researcher's own questions: interviews, surveys), `judge` (a model judging
+what the run committed, voyage/judging; `manage.py judge --judge PROFILE` names it for one job) and
+`author` (drafting a world from a paragraph: `manage.py scenario draft`, outside any run).
+`agent:PERSONA_KEY` gives that agent's actions a profile of its own (it wins over `actions`). Reasoning switches stay per profile
 and per purpose: each call goes to its profile with its purpose.
 
 Written on the command line and in a study's axis as `memory=strong;agent:ismay=strong`.
 """
 from __future__ import annotations
 
-from voyage.gateway.base import (ACTION, BULLETIN, COMPACTION, DIARY, DREAM, ERA, IMPORTANCE, INTERVIEW, JUDGE,
+from voyage.gateway.base import (ACTION, AUTHOR, BULLETIN, COMPACTION, DIARY, DREAM, ERA, IMPORTANCE, INTERVIEW, JUDGE,
                                  REFLECTION, TRUST)
 
 SURVEY = "survey"  # an instrument's purpose (issue 32)
@@ -23,6 +24,7 @@ GROUPS = {
     "memory": (COMPACTION, ERA, DREAM, DIARY, TRUST, REFLECTION, IMPORTANCE, BULLETIN),
     "instruments": (INTERVIEW, SURVEY),
     "judge": (JUDGE,),
+    "author": (AUTHOR,),
 }
 AGENT = "agent:"
 GROUP_OF = {purpose: group for group, purposes in GROUPS.items() for purpose in purposes}

@@ -132,6 +132,13 @@ def read_scenario(text_: str) -> tuple[dict | None, list[Problem]]:
     return (data if not problems else None), problems
 
 
+def key_lines(text_: str) -> dict[str, int]:
+    """The line of every key path of a file that parses (for problems found by other checks)."""
+    lines: dict[str, int] = {}
+    _index(yaml.compose(text_, Loader=yaml.SafeLoader), "", lines, [])
+    return lines
+
+
 def check_data(data) -> list[Problem]:
     """The format's keys and types, then (if those hold) the world's rules."""
     return check_schema(data) or check_world(sketch(data))

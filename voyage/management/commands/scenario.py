@@ -1,5 +1,8 @@
 """Scenario files: `manage.py scenario export 1912 -o 1912.yaml`, `manage.py scenario import FILE [--replace]`,
-`manage.py scenario grow edelweiss --agents 2000 -o big.yaml` (a world tiled to N people)."""
+`manage.py scenario grow edelweiss --agents 2000 -o big.yaml` (a world tiled to N people),
+`manage.py scenario draft --from FILE.txt|"a paragraph" -o world.yaml [--install]` (a world drafted
+from a paragraph: voyage/drafting). It lives with the voyage app's commands because drafting runs
+the engine for its dry run."""
 from __future__ import annotations
 
 import sys
@@ -7,6 +10,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from voyage.management.scenario_draft import add_draft_arguments, draft
 from world.models import Scenario
 from world.scenarios.file_format import ScenarioFileError, check_data
 from world.scenarios.files import data_yaml, export_yaml, import_yaml, scenario_data
@@ -29,11 +33,15 @@ class Command(BaseCommand):
         tiled.add_argument("slug")
         tiled.add_argument("--agents", type=int, required=True, help="how many people the grown world holds")
         tiled.add_argument("-o", "--output", help="file to write (default: standard output)")
+        add_draft_arguments(sub.add_parser("draft", help="draft a world from a paragraph: checked, repaired, "
+                                                         "proved by an offline day, installed only with --install"))
 
     def handle(self, *args, verb, **options):
         if verb == "export":
             return self.write(export_yaml(installed(options["slug"])), options.get("output"),
                               f"scenario {options['slug']!r}")
+        if verb == "draft":
+            return draft(self, options)
         if verb == "grow":
             return self.grow(options["slug"], options["agents"], options.get("output"))
         return self.load(options["file"], options["replace"])

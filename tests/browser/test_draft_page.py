@@ -1,0 +1,43 @@
+"""A storyteller drafts a world in the admin on the offline policy, reads the report, installs it,
+and starts a run on it that a real worker advances. Checked against the database."""
+import json
+
+from playwright.sync_api import expect
+
+from tests.browser.test_admin_pages import run_action, shown_tick, wait_until
+
+PARAGRAPH = ("A boarding school on the moors of Ashcombe in the winter term: the chapel, the refectory, the "
+             "library and the boiler room, and a prize cup missing from the trophy case.")
+
+
+def test_staff_drafts_a_world_installs_it_and_starts_a_run_on_it(staff_page, site, worker):
+    page = staff_page
+    page.goto("/admin/world/scenario/")
+    page.click("text=Draft a world")
+    page.fill("#id_paragraph", PARAGRAPH)
+    page.fill("#id_people", "4")
+    page.fill("#id_rooms", "5")
+    page.click("input[name=draft]")
+    report = page.locator("#draft-report")
+    expect(report).to_contain_text("scripted: the offline policy, not a language model", timeout=120_000)
+    expect(report).to_contain_text("audits: privacy 0 leaks")
+    line = json.loads(page.locator("#draft-json").inner_text())
+    assert line["valid"] and not line["installed"] and line["slug"] == "ashcombe-draft"
+    assert site.query("SELECT COUNT(*) FROM world_scenario WHERE slug = %s", ("ashcombe-draft",))[0][0] == 0
+
+    page.click("input[name=install]")
+    expect(page.locator(".messagelist")).to_contain_text("Scenario 'ashcombe-draft' installed", timeout=120_000)
+    [(name,)] = site.query("SELECT name FROM world_scenario WHERE slug = %s", ("ashcombe-draft",))
+
+    page.goto("/admin/voyage/run/add/")
+    page.fill("#id_name", "the drafted school")
+    page.select_option("#id_scenario", label=name)
+    page.fill("#id_seed", "7")
+    page.fill("#id_length", "1")
+    page.select_option("#id_length_unit", "days")
+    page.click("input[name=_save]")
+    expect(page.locator(".messagelist")).to_contain_text("ready to start: 4 agents")
+    [(run_id,)] = site.query("SELECT id FROM voyage_run WHERE name = %s", ("the drafted school",))
+    run_action(page, run_id, "Start selected runs on the worker")
+    expect(page.locator(".messagelist")).to_contain_text(f"Started: run {run_id}.")
+    wait_until("the worker to advance the run on the drafted world", lambda: shown_tick(page, run_id) > 0)
