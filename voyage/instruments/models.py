@@ -111,6 +111,11 @@ class Survey(models.Model):
                                  related_name="+")
     made_by = models.CharField(max_length=150, help_text="who asked (a user name, manage.py, or a study)")
     asked_at = models.DateTimeField(auto_now_add=True)
+    instrument = models.CharField(max_length=40, blank=True, default="", help_text="a standard instrument's name "
+                                  "(ipip-neo-120, gss-trust) when this survey is one of its pages")
+    administration = models.CharField(max_length=32, blank=True, default="", db_index=True,
+                                      help_text="the pages of one asking of an instrument share this (all at one tick)")
+    page = models.PositiveSmallIntegerField(default=0, help_text="its page in the administration (1, 2, ...)")
 
     class Meta:
         db_table = "surveys"
