@@ -16,6 +16,7 @@ import numpy as np
 
 MIN_AGENTS = 3
 BOOTSTRAP = 500
+OMEGA_BOOTSTRAP = 200  # each resample fits a factor model: fewer, to keep a study's figures within seconds
 LEVEL = 0.95
 
 
@@ -63,14 +64,16 @@ def cronbach_alpha(x) -> float:
     return k / (k - 1) * (1 - m.var(axis=0, ddof=1).sum() / total)
 
 
-def one_factor(cov: np.ndarray, iterations: int = 500, tol: float = 1e-12) -> tuple[np.ndarray, np.ndarray]:
+def one_factor(cov: np.ndarray, iterations: int = 1000, tol: float = 1e-10) -> tuple[np.ndarray, np.ndarray]:
     """(loadings, unique variances) of a one-factor model of `cov`, by iterated principal axes."""
     diag = np.diag(cov).copy()
-    try:
-        communal = diag - 1 / np.diag(np.linalg.inv(cov))  # squared multiple correlations, scaled
-    except np.linalg.LinAlgError:
-        communal = diag * 0.5
-    loadings = np.sqrt(np.clip(communal, 0, None))
+    sd = np.sqrt(diag)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        corr = np.nan_to_num(cov / np.outer(sd, sd))
+    np.fill_diagonal(corr, 0)
+    # start from each item's largest correlation (works on singular matrices, as bootstrap resamples are)
+    communal = diag * np.abs(corr).max(axis=1)
+    loadings = np.sqrt(communal)
     for _ in range(iterations):
         reduced = cov.copy()
         np.fill_diagonal(reduced, communal)
@@ -91,7 +94,10 @@ def mcdonald_omega(x) -> float:
     cov = np.cov(m, rowvar=False)
     if np.all(np.diag(cov) == 0) or m.sum(axis=1).var(ddof=1) == 0:
         raise NotComputable("no variance: every agent gave the same answers")
-    loadings, unique = one_factor(cov)
+    try:
+        loadings, unique = one_factor(cov)
+    except np.linalg.LinAlgError:
+        raise NotComputable("the one-factor model did not converge") from None
     common = loadings.sum() ** 2
     return common / (common + unique.sum())
 

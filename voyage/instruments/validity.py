@@ -12,7 +12,7 @@ import numpy as np
 from voyage.instruments.administer import Sheet, administer, scored, sheets
 from voyage.instruments.distances import ReferenceItem, distance, split
 from voyage.instruments.models import Survey, SurveyAnswer
-from voyage.instruments.psychometrics import Figure, cronbach_alpha, icc_3_1, mcdonald_omega, with_interval
+from voyage.instruments.psychometrics import OMEGA_BOOTSTRAP, Figure, cronbach_alpha, icc_3_1, mcdonald_omega, with_interval
 from voyage.instruments.standard_instruments import DOMAINS, Instrument, instrument
 from voyage.models import Run
 
@@ -64,7 +64,7 @@ def reliability(inst: Instrument, first: list[Sheet], second: list[Sheet] | None
     for n, d in enumerate(DOMAINS):
         m = domain_matrix(inst, first, d)
         alpha = with_interval(cronbach_alpha, m, seed + n)
-        omega = with_interval(mcdonald_omega, m, seed + 10 + n)
+        omega = with_interval(mcdonald_omega, m, seed + 10 + n, OMEGA_BOOTSTRAP)
         if second_scored is None:
             retest = Figure(None, reason="no retest: give --retest-tick")
         else:
