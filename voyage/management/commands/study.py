@@ -7,6 +7,7 @@
     manage.py study results N -o results.csv   # one row per run and day
     (create --survey FILE@TICK, repeatable: a questionnaire put to every run at TICK; its items are measures)
     manage.py study compare N --measure M [--day D] [--baseline ARM] [-o file.csv]   # each arm vs the baseline
+    manage.py study compare N --all [--adjust holm|bh] [-o file.csv]               # every measure, p adjusted
 """
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from voyage.management.model_options import profile_from_options
 from voyage.models import Run
 from voyage.studies import scheduler
 from voyage.studies.arms import SHORT, ArmError, parse_spec
-from voyage.studies.between import CompareError, study_comparisons, write_csv as write_comparisons
+from voyage.studies.adjust import HOLM, METHODS, with_adjusted
+from voyage.studies.between import CompareError, all_comparisons, study_comparisons, write_csv as write_comparisons
 from voyage.studies.config import StudyError, StudyPlan, create_study
 from voyage.studies.foreground import run_study
 from voyage.studies.grid import GridError, parse_vary
@@ -121,7 +123,13 @@ class Command(BaseCommand):
         comparing = sub.add_parser("compare", help="each arm against the baseline on one measure and day: one JSON "
                                                    "line per arm (difference, 95%% bootstrap CI, permutation p, effect)")
         comparing.add_argument("study")
-        comparing.add_argument("--measure", required=True, help="a column of the results table (e.g. trust_mean)")
+        which = comparing.add_mutually_exclusive_group(required=True)
+        which.add_argument("--measure", help="a column of the results table (e.g. trust_mean)")
+        which.add_argument("--all", action="store_true", help="every column of the results table: one JSON line "
+                                                              "per measure and arm")
+        comparing.add_argument("--adjust", choices=list(METHODS), default=HOLM,
+                               help="how p_adjusted accounts for the comparisons made at once: holm (family-wise "
+                                    "error rate, the default) or bh (Benjamini-Hochberg false discovery rate)")
         comparing.add_argument("--day", type=int, help="the day compared (default: the last)")
         comparing.add_argument("--baseline", help="the arm compared against (default: intervention=none, else the "
                                                   "first cell)")
@@ -195,9 +203,13 @@ class Command(BaseCommand):
     def do_compare(self, options):
         study = find_study(options["study"])
         try:
-            found = study_comparisons(study, options["measure"], options["day"], options["baseline"])
+            if options["all"]:
+                found = all_comparisons(study, options["day"], options["baseline"])
+            else:
+                found = study_comparisons(study, options["measure"], options["day"], options["baseline"])
         except CompareError as exc:
             raise CommandError(str(exc)) from None
+        found = with_adjusted(found, options["adjust"])  # over every comparison printed
         for c in found:
             self.stdout.write(json.dumps(c.line()))
             if c.note:
