@@ -86,11 +86,13 @@ def test_validity_leaves_transcript_memories_and_budget_as_they_were_and_reports
     assert json.loads((tmp_path / "v.json").read_text()) == report
     for d in "NEOAC":
         row = report["domains"][d]
-        for key in ("alpha", "omega", "retest_icc"):
+        for key in ("alpha", "omega", "retest_icc", "persona_r"):
             low, high = row[key]["interval"]
             assert low <= row[key]["value"] <= high and row[key]["n"] == report["agents"]
         assert row["alpha"]["people"]["value"] == 0.84 and "Johnson" in row["alpha"]["people"]["source"]
-        assert row["persona_r"]["value"] is None and "not built" in row["persona_r"]["reason"]
+        assert row["persona_r"] == {**report["persona_consistency"]["convergent"][d], "people": None,
+                                    "what": row["persona_r"]["what"]}
+        assert row["persona_r"]["value"] > 0.2  # the offline judge and the agents share the planted traits
         assert row["alpha"]["value"] > 0.7  # the offline policy's planted traits hold together
     assert "scripted" in text.splitlines()[0]
     rows = list(csv.DictReader(answers.open()))

@@ -5,7 +5,7 @@ them. Like every survey it changes nothing in the run (no event, memory row, sta
 from __future__ import annotations
 
 import uuid
-from contextlib import closing
+from contextlib import closing, nullcontext
 from dataclasses import dataclass
 from types import SimpleNamespace
 
@@ -33,6 +33,12 @@ def profile_gateway(run: Run, profile: str | None):
                                        malformed_rate=0.0, scenario=run.scenario))
 
 
+def answering(run: Run, profile: str | None, gateway=None):
+    """A context giving the gateway that answers: the one passed (left open for its owner), or one made
+    here for the run or the profile named (closed after)."""
+    return nullcontext(gateway) if gateway is not None else closing(profile_gateway(run, profile))
+
+
 def administer(run: Run, name: str, tick=None, agents=None, *, page_size: int = DEFAULT_PAGE_SIZE,
                profile: str | None = None, made_by: str = "manage.py", asked_by=None, gateway=None) -> list[Survey]:
     """Ask instrument `name` of the run's agents as they stood at `tick`; its pages' surveys, saved."""
@@ -43,7 +49,7 @@ def administer(run: Run, name: str, tick=None, agents=None, *, page_size: int = 
     traits = {k.item: (k.domain, k.key) for k in inst.keys}
     administration = uuid.uuid4().hex
     surveys = []
-    with closing(gateway or profile_gateway(run, profile)) as gw:
+    with answering(run, profile, gateway) as gw:
         for n, q in enumerate(pages, 1):
             page = PageOf(inst.name, administration, n, {i.id: traits[i.id] for i in q.items if i.id in traits})
             surveys.append(take_survey(run, q, tick, keys, asked_by=asked_by, made_by=made_by, gateway=gw, page=page))

@@ -146,3 +146,22 @@ class SurveyAnswer(models.Model):
     class Meta:
         db_table = "survey_answers"
         ordering = ["survey", "id"]
+
+
+class PersonaRating(models.Model):
+    """How a judge (a model profile) reads a persona's history, secret and fear on the five domains of
+    personality, 1-5 each: asked once per persona, profile and prompt, then reused by every run of the
+    scenario (voyage/instruments/persona_rating.py). Like a survey, no part of any run."""
+
+    persona = models.ForeignKey("world.Persona", on_delete=models.CASCADE, related_name="+")
+    profile = models.CharField(max_length=100, help_text="the model profile that rated (offline: the scripted policy)")
+    digest = models.CharField(max_length=64, help_text="SHA-256 of the prompt: a changed text is rated again")
+    ratings = models.JSONField(help_text="domain letter -> 1-5, or null when the answer was missing")
+    missing = models.JSONField(default=dict, blank=True, help_text="domain letter -> why the rating is missing")
+    scripted = models.BooleanField(default=False)
+    call = models.ForeignKey("voyage.LLMCall", null=True, on_delete=models.SET_NULL, related_name="+")
+    rated_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "persona_ratings"
+        constraints = [models.UniqueConstraint(fields=["persona", "profile", "digest"], name="persona_rated_once")]

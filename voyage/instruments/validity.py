@@ -12,11 +12,12 @@ import numpy as np
 from voyage.instruments.administer import Sheet, administer, scored, sheets
 from voyage.instruments.distances import ReferenceItem, distance, split
 from voyage.instruments.models import Survey, SurveyAnswer
+from voyage.instruments.persona_rating import mtmm, persona_ratings
 from voyage.instruments.psychometrics import OMEGA_BOOTSTRAP, Figure, cronbach_alpha, icc_3_1, mcdonald_omega, with_interval
 from voyage.instruments.standard_instruments import DOMAINS, Instrument, instrument
 from voyage.models import Run
+from world.models import AgentState
 
-NOT_BUILT = "persona consistency (rated persona texts against measured scores) is not built yet"
 TIDY_COLUMNS = ("run", "tick", "agent", "item", "domain", "facet", "key", "answer", "missing_reason")
 
 
@@ -56,7 +57,8 @@ def retest_matrix(first, second, domain: str) -> np.ndarray:
     return np.array(both, dtype=float).reshape(len(both), 2)
 
 
-def reliability(inst: Instrument, first: list[Sheet], second: list[Sheet] | None, seed: int) -> dict:
+def reliability(inst: Instrument, first: list[Sheet], second: list[Sheet] | None, seed: int,
+                consistency: dict | None = None) -> dict:
     human = inst.human or {}
     first_scored = scored(inst, first)
     second_scored = scored(inst, second) if second is not None else None
@@ -76,7 +78,10 @@ def reliability(inst: Instrument, first: list[Sheet], second: list[Sheet] | None
                                                     "source": human.get("source", "")}},
             "omega": {**omega.as_dict(), "people": {"value": None, "source": human.get("source", "")}},
             "retest_icc": {**retest.as_dict(), "people": {"value": None, "source": human.get("source", "")}},
-            "persona_r": {**Figure(None, reason=NOT_BUILT).as_dict(), "people": None},
+            "persona_r": {**(consistency["convergent"][d] if consistency else
+                             Figure(None, reason="persona consistency not asked").as_dict()),
+                          "people": None, "what": "correlation across agents between the judge's rating of the "
+                                                  "persona text and the measured domain score (convergent)"},
         }
     return out
 
@@ -145,7 +150,15 @@ def validity(run: Run, name: str, *, at_tick=None, retest_tick=None, reference: 
                                          exclude=exclude, gateway=gateway)
             report["retest_tick"], report["retest_administration"] = t2, second_id
             second = sheets(run, second_id)
-        report["domains"] = reliability(inst, first_sheets, second, run.seed)
+        measured = {s.agent: sc.domains for s, sc in scored(inst, first_sheets)}
+        agents = list(AgentState.objects.filter(run=run, persona__key__in=list(measured))
+                      .select_related("persona").order_by("persona__key"))
+        rated = persona_ratings(run, agents, profile=profile, gateway=gateway)
+        consistency = mtmm(rated, measured, run.seed + 50)
+        report["persona_consistency"] = {**consistency, "domains": list(DOMAINS),
+                                         "what": "rows: the judge's rating of each persona's history, secret and fear; "
+                                                 "columns: the measured domain scores; r across agents"}
+        report["domains"] = reliability(inst, first_sheets, second, run.seed, consistency)
         report["scores"] = score_rows(inst, first_sheets)
     refs = references_for(inst, year, list(reference))
     report["references"] = distances(refs, item_answers(run, tick, first), run.seed)
