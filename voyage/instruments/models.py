@@ -165,3 +165,20 @@ class PersonaRating(models.Model):
     class Meta:
         db_table = "persona_ratings"
         constraints = [models.UniqueConstraint(fields=["persona", "profile", "digest"], name="persona_rated_once")]
+
+
+class ValidityReport(models.Model):
+    """What `validity` found for one run and instrument (voyage/instruments/validity.py), kept as computed:
+    reliability per domain beside people's, persona consistency, distances to people."""
+
+    run = models.ForeignKey("voyage.Run", on_delete=models.CASCADE, related_name="validity_reports")
+    instrument = models.CharField(max_length=40)
+    tick = models.IntegerField()
+    retest_tick = models.IntegerField(null=True, blank=True)
+    report = models.JSONField()
+    made_by = models.CharField(max_length=150)
+    made_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "validity_reports"
+        ordering = ["-id"]

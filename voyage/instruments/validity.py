@@ -11,7 +11,7 @@ import numpy as np
 
 from voyage.instruments.administer import Sheet, administer, scored, sheets
 from voyage.instruments.distances import ReferenceItem, distance, split
-from voyage.instruments.models import Survey, SurveyAnswer
+from voyage.instruments.models import Survey, SurveyAnswer, ValidityReport
 from voyage.instruments.persona_rating import mtmm, persona_ratings
 from voyage.instruments.psychometrics import OMEGA_BOOTSTRAP, Figure, cronbach_alpha, icc_3_1, mcdonald_omega, with_interval
 from voyage.instruments.standard_instruments import DOMAINS, Instrument, instrument
@@ -163,6 +163,11 @@ def validity(run: Run, name: str, *, at_tick=None, retest_tick=None, reference: 
     refs = references_for(inst, year, list(reference))
     report["references"] = distances(refs, item_answers(run, tick, first), run.seed)
     return report
+
+
+def save_report(run: Run, report: dict, made_by: str) -> ValidityReport:
+    return ValidityReport.objects.create(run=run, instrument=report["instrument"], tick=report["tick"],
+                                         retest_tick=report.get("retest_tick"), report=report, made_by=made_by[:150])
 
 
 def tidy_rows(run: Run, name: str, administration: str) -> list[dict]:

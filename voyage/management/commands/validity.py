@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 from voyage.instruments.distances import ReferenceCSVError, read_reference
 from voyage.instruments.standard_instruments import NAMES, UnknownInstrument
 from voyage.instruments.surveys import SurveyError
-from voyage.instruments.validity import TIDY_COLUMNS, tidy_rows, validity
+from voyage.instruments.validity import TIDY_COLUMNS, save_report, tidy_rows, validity
 from voyage.management.run_arg import HELP as RUN_HELP, add_output_argument, run_from_arg
 
 
@@ -51,6 +51,7 @@ class Command(BaseCommand):
                               profile=options["profile"], page_size=options["page_size"])
         except (UnknownInstrument, SurveyError) as exc:
             raise CommandError(str(exc)) from None
+        save_report(run, report, "manage.py validity")
         if options.get("answers"):
             with open(options["answers"], "w", newline="", encoding="utf-8") as out:
                 writer = csv.DictWriter(out, fieldnames=TIDY_COLUMNS, lineterminator="\n")
