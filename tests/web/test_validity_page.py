@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.template.defaultfilters import floatformat
 from django.test import Client
 
 from tests.engine_helpers import new_run
@@ -39,7 +40,8 @@ def test_staff_ask_the_ipip_and_the_gss_from_the_page_and_read_them_beside_peopl
     assert "IPIP-NEO-120 at tick 6, retest at tick 12" in html and "not a language model" in html
     row = re.search(r'<tr data-domain="N">(.*?)</tr>', html, re.S).group(1)
     alpha = saved.report["domains"]["N"]["alpha"]
-    assert f"{alpha['value']:.3f}" in row and f"[{alpha['interval'][0]:.3f}, {alpha['interval'][1]:.3f}]" in row
+    shown = [floatformat(v, 3) for v in (alpha["value"], *alpha["interval"])]  # as the page rounds (half up)
+    assert f"{shown[0]} <span class=\"ci\">[{shown[1]}, {shown[2]}]</span>" in row
     assert "0.84" in row and "Johnson (2014)" in html
     assert 'class="mtmm"' in html
     gss = staff.post(f"/runs/{run.pk}/validity/new/", {"instrument": "gss-trust", "tick": "12"})
