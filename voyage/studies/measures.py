@@ -14,6 +14,7 @@ from typing import Callable
 
 from voyage.studies import networks
 from voyage.studies.tables import RunInfo, Tables
+from voyage.studies.validity_measures import validity_values
 
 VOLUMES = ("whisper", "normal", "shout")
 
@@ -210,6 +211,14 @@ def wall_s(t: Tables, run: RunInfo, day: int) -> float | None:
                    "surveyed", per="run")
 def survey(t: Tables, run: RunInfo, day: int) -> dict:
     return survey_values(t, run.id)
+
+
+@measure("validity", "the study's standard instruments (--instrument NAME@TICK), per instrument at tick T: "
+                     "t<T>_<D>_score (mean domain score over the agents), t<T>_<D>_alpha (Cronbach's alpha across "
+                     "them), t<T>_<item>_tv and t<T>_<item>_wasserstein (distance of the answers to people's "
+                     "published shares); empty until the run has finished and been asked", per="run")
+def validity(t: Tables, run: RunInfo, day: int) -> dict:
+    return validity_values(t, run.id)
 
 
 # --- evaluating ------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from voyage.studies.grid import GridError, parse_vary
 from voyage.studies.models import Study
 from voyage.studies.progress import study_progress
 from voyage.studies.results import write_csv
-from voyage.studies.study_surveys import StudySurveyError, parse_survey, take_due
+from voyage.studies.study_surveys import StudySurveyError, parse_instrument, parse_survey, take_due
 from world.time import TICKS_PER_DAY
 
 
@@ -102,6 +102,10 @@ class Command(BaseCommand):
         create.add_argument("--survey", action="append", default=[], metavar="FILE@TICK",
                             help="put the questionnaire in FILE (YAML) to every run as it stood at TICK, once the run "
                                  "has finished; its items become measures (survey_t<TICK>_<item>_...); repeatable")
+        create.add_argument("--instrument", action="append", default=[], metavar="NAME@TICK",
+                            help="ask a standard instrument (ipip-neo-120, gss-trust) of every run as it stood at "
+                                 "TICK, once the run has finished; its figures become measures (validity_t<TICK>_...); "
+                                 "repeatable")
         create.add_argument("--provider", choices=providers.NAMES,
                             help="every run on a one-off endpoint of this provider (as run_voyage --provider): "
                                  "sets profile to a profile with the provider's defaults, made or reused")
@@ -153,7 +157,8 @@ class Command(BaseCommand):
             plan = StudyPlan(name=options["name"], scenario=options["scenario"], target_ticks=ticks,
                              axes=parse_vary(options["vary"]), base=base, budget_cost=options["budget_cost"],
                              parallel=options["parallel"], interventions=parse_interventions(options["intervention"]),
-                             surveys=[parse_survey(spec) for spec in options["survey"]])
+                             surveys=[parse_survey(spec) for spec in options["survey"]]
+                             + [parse_instrument(spec) for spec in options["instrument"]])
             study = create_study(plan)
         except (StudyError, GridError, StudySurveyError) as exc:
             raise CommandError(str(exc)) from None
