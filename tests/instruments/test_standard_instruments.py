@@ -141,3 +141,19 @@ def test_planted_traits_come_back_and_alpha_is_within_005_of_what_the_model_impl
         assert abs(cronbach_alpha(keyed) - expected) < 0.05
         r_planted, _ = pearsonr([trait_vector(a)[d] for a in agents], keyed.sum(axis=1))
         assert r_planted > 0.85
+
+
+def test_offline_the_gss_trust_items_lean_with_the_trust_ledger_the_prompt_shows():
+    import json
+
+    from voyage.gateway.offline_survey import TRUST_LEAN, SurveyHints, SurveyItemHint, survey
+    gss = instrument(GSS)
+    items = tuple(SurveyItemHint(i.id, i.kind, i.options, trait=TRUST_LEAN, keyed=1) for i in gss.items)
+
+    def trusting(labels):
+        answers = [json.loads(survey(random.Random(n), SurveyHints(items, "x", "noon", (), labels)))["trust"]
+                   for n in range(400)]
+        return answers.count("most people can be trusted") / len(answers)
+    warm, cold = trusting(("ally",) * 6), trusting(("suspect",) * 6)
+    # leaning (allies + 1) / (known + 2): 7/8 and 1/8, of the 90 % not answering "it depends"
+    assert abs(warm - 0.9 * 7 / 8) < 0.06 and abs(cold - 0.9 * 1 / 8) < 0.06

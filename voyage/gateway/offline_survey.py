@@ -2,7 +2,8 @@
 tick, the agent, each item's id), and built only from what the survey's prompt shows (SurveyHints).
 
 An item of a standard instrument (its hint names the trait it measures) is answered from the
-persona's trait vector with noise (offline_traits). Otherwise its leaning on scales and numbers follows the agent's state as the prompt shows it: the share of the
+persona's trait vector with noise (offline_traits); a choice item about trust in others (the GSS's
+TRUST and FAIR) gives its trusting answer with the probability of the leaning below. Otherwise its leaning on scales and numbers follows the agent's state as the prompt shows it: the share of the
 people it knows that it holds as allies rather than suspects (none known: the middle), plus a seeded
 wobble. Choices are seeded draws; a text answer says plainly that it is scripted."""
 from __future__ import annotations
@@ -14,6 +15,8 @@ from dataclasses import dataclass
 from voyage.gateway.offline_interview import CANNED
 from voyage.gateway.offline_traits import trait_answer, trait_vector
 
+TRUST_LEAN = "trust"  # a choice item about trust in others (its first option the trusting answer)
+DEPENDS = 0.1  # the share answering a trust item's third option ("it depends") when it has one
 WARM = ("ally", "friend", "bond", "acquaintance")
 COLD = ("suspect", "rival", "enemy")
 
@@ -55,6 +58,10 @@ def _answer(r: random.Random, item: SurveyItemHint, lean: float, h: SurveyHints)
     if item.kind == "number":
         value = item.low + min(1.0, max(0.0, lean + r.uniform(-0.25, 0.25))) * (item.high - item.low)
         return int(round(value)) if float(item.low).is_integer() and float(item.high).is_integer() else round(value, 2)
+    if item.kind == "choice" and item.trait == TRUST_LEAN:
+        if len(item.options) > 2 and r.random() < DEPENDS:
+            return item.options[2]
+        return item.options[0] if r.random() < lean else item.options[1]
     if item.kind == "choice":
         return r.choice(item.options)
     if item.kind == "choices":

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 
 from voyage.calls.factory import gateway_for, routed_profiles
 from voyage.gateway.base import GatewayConfigError
+from voyage.gateway.offline_survey import TRUST_LEAN
 from voyage.instruments.interviews import interview_gateway
 from voyage.instruments.models import Survey, SurveyAnswer
 from voyage.instruments.scoring import Scores, score_sheet
@@ -46,7 +47,7 @@ def administer(run: Run, name: str, tick=None, agents=None, *, page_size: int = 
     tick, chosen = surveyed(run, tick, agents)  # one tick for every page, resolved once
     keys = [a.persona.key for a in chosen]
     pages = inst.pages(page_size)
-    traits = {k.item: (k.domain, k.key) for k in inst.keys}
+    traits = {k.item: (k.domain, k.key) for k in inst.keys} | {item: (TRUST_LEAN, 1) for item in inst.leans}
     administration = uuid.uuid4().hex
     surveys = []
     with answering(run, profile, gateway) as gw:

@@ -68,6 +68,8 @@ class Instrument:
     human: dict | None = None  # published reliability figures, with their source
     references: dict | None = None  # year -> tuple[Reference]
     sources: tuple[str, ...] = ()
+    leans: tuple[str, ...] = ()  # choice items about trust in others: the offline policy answers them from the
+    # agent's trust ledger as its prompt shows it (their first option the trusting answer)
 
     @property
     def scaled(self) -> bool:
@@ -135,7 +137,8 @@ def _gss() -> Instrument:
     source = data["sources"][0]
     refs = {y: tuple(Reference(i["id"], i["published"], i["shares"][str(y)] / 100, y, source)
                      for i in data["items"] if str(y) in i["shares"]) for y in years}
-    return Instrument(GSS, data["title"], items, references=refs, sources=tuple(data["sources"]))
+    return Instrument(GSS, data["title"], items, references=refs, sources=tuple(data["sources"]),
+                      leans=tuple(i["id"] for i in data["items"]))
 
 
 @cache

@@ -28,14 +28,15 @@ def administration_at(run: Run, name: str, tick: int, exclude: str = "") -> str 
 
 
 def ask_or_reuse(run: Run, name: str, tick, *, page_size: int, profile: str | None, exclude: str = "",
-                 gateway=None, made_by: str = "manage.py validity") -> tuple[str, int]:
+                 gateway=None, made_by: str = "manage.py validity", agents=None) -> tuple[str, int]:
     """(administration, tick): the instrument's latest asking at `tick` (not `exclude`), or a new one."""
     if tick is None:
         tick = run.current_tick
-    found = administration_at(run, name, tick, exclude)
+    found = None if agents else administration_at(run, name, tick, exclude)  # a chosen few: asked afresh
     if found:
         return found, tick
-    pages = administer(run, name, tick, page_size=page_size, profile=profile, gateway=gateway, made_by=made_by)
+    pages = administer(run, name, tick, agents, page_size=page_size, profile=profile, gateway=gateway,
+                       made_by=made_by)
     return pages[0].administration, pages[0].tick
 
 
@@ -134,9 +135,11 @@ def item_answers(run: Run, tick: int, administration: str) -> dict:
 
 
 def validity(run: Run, name: str, *, at_tick=None, retest_tick=None, reference: list[ReferenceItem] = (),
-             year: int | None = None, profile: str | None = None, page_size: int = 30, gateway=None) -> dict:
+             year: int | None = None, profile: str | None = None, page_size: int = 30, gateway=None,
+             agents=None) -> dict:
     inst = instrument(name)
-    first, tick = ask_or_reuse(run, name, at_tick, page_size=page_size, profile=profile, gateway=gateway)
+    first, tick = ask_or_reuse(run, name, at_tick, page_size=page_size, profile=profile, gateway=gateway,
+                               agents=agents)
     report = {"run": run.pk, "instrument": inst.name, "title": inst.title, "tick": tick, "administration": first,
               "scripted": Survey.objects.filter(administration=first, scripted=False).count() == 0,
               "sources": list(inst.sources)}
@@ -147,7 +150,7 @@ def validity(run: Run, name: str, *, at_tick=None, retest_tick=None, reference: 
         if retest_tick is not None:
             exclude = first if retest_tick == tick else ""
             second_id, t2 = ask_or_reuse(run, name, retest_tick, page_size=page_size, profile=profile,
-                                         exclude=exclude, gateway=gateway)
+                                         exclude=exclude, gateway=gateway, agents=agents)
             report["retest_tick"], report["retest_administration"] = t2, second_id
             second = sheets(run, second_id)
         measured = {s.agent: sc.domains for s, sc in scored(inst, first_sheets)}

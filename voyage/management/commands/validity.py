@@ -1,5 +1,5 @@
 """manage.py validity RUN --instrument NAME [--at-tick T] [--retest-tick T2] [--reference FILE.csv] [--year Y]
-[--profile NAME] [--page-size N] [--answers answers.csv] [-o validity.json]"""
+[--profile NAME] [--agents K1,K2] [--page-size N] [--answers answers.csv] [-o validity.json]"""
 import csv
 import json
 
@@ -29,6 +29,8 @@ class Command(BaseCommand):
                             "(default: the latest published)")
         parser.add_argument("--profile", default=None, help="the model profile that answers (default: the run's "
                             "instruments route)")
+        parser.add_argument("--agents", default="", metavar="K1,K2", help="only these agents (persona keys), "
+                            "asked afresh")
         parser.add_argument("--page-size", type=int, default=30, help="items a call (default 30; small models: fewer)")
         parser.add_argument("--answers", metavar="FILE.csv", help="write the item answers as a tidy CSV")
         add_output_argument(parser, "write the report (JSON) to this file too")
@@ -48,7 +50,8 @@ class Command(BaseCommand):
         try:
             report = validity(run, options["instrument"], at_tick=options["at_tick"],
                               retest_tick=options["retest_tick"], reference=reference, year=options["year"],
-                              profile=options["profile"], page_size=options["page_size"])
+                              profile=options["profile"], page_size=options["page_size"],
+                              agents=[k for k in options["agents"].split(",") if k.strip()] or None)
         except (UnknownInstrument, SurveyError) as exc:
             raise CommandError(str(exc)) from None
         save_report(run, report, "manage.py validity")
