@@ -378,7 +378,8 @@ class PersonaAdmin(WorldRulesAdmin):
     list_display = ("display_name", "key", "home_node", "spouse", "scenario")
     list_filter = ("scenario",)
     search_fields = ("display_name", "key", "history")
-    fields = ("scenario", "key", "display_name", "history", "secret", "fear", "home_node", "spouse", "props_shown")
+    fields = ("scenario", "key", "display_name", "history", "secret", "fear", "sex", "age", "home_node", "spouse",
+              "props_shown")
     readonly_fields = ("props_shown",)
     inlines = [SoulEntryInline, OwnPropInline]
 

@@ -134,6 +134,10 @@ class Persona(models.Model):
     fear = models.TextField()
     home_node = models.ForeignKey(Room, on_delete=models.PROTECT, related_name="residents")
     spouse = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # Optional: matches a standard instrument's norms to the persona's band (voyage/instruments/scoring.py).
+    sex = models.CharField(max_length=1, blank=True, default="", choices=[("", "not stated"), ("F", "female"),
+                                                                           ("M", "male")])
+    age = models.PositiveSmallIntegerField(null=True, blank=True, help_text="years, if the persona states it")
 
     objects = ScenarioPartManager()
 

@@ -5,6 +5,7 @@ import io
 import json
 
 import pytest
+from statsmodels.stats.multitest import multipletests
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 
@@ -49,11 +50,13 @@ def test_one_json_line_per_arm_against_the_baseline_and_the_same_csv(study, tmp_
     got, _ = lines("three arms", "--measure", MEASURE, "--baseline", "malformed_rate=0.3", "-o",
                    str(tmp_path / "c.csv"))
     assert [g["arm"] for g in got] == ["malformed_rate=0.0", "malformed_rate=0.6"]
-    for g in got:
+    raw = [expected(study, MEASURE, 1, g["arm"], "malformed_rate=0.3") for g in got]
+    holm = multipletests([r["p_value"] for r in raw], method="holm")[1]  # the two arms' p, adjusted together
+    for g, r, adjusted in zip(got, raw, holm):
         assert tuple(g) == KEYS
         assert (g["measure"], g["day"], g["baseline"], g["n"], g["n_baseline"]) == (
             MEASURE, 1, "malformed_rate=0.3", 3, 3)
-        assert g == expected(study, MEASURE, 1, g["arm"], "malformed_rate=0.3")
+        assert g == {**r, "p_adjusted": pytest.approx(adjusted, rel=1e-5)}
         assert g["diff"] == pytest.approx(g["mean"] - g["mean_baseline"], abs=1e-4)
         assert g["p_value"] is not None and 0 < g["p_value"] <= 1
     assert got[0]["diff"] != 0 or got[1]["diff"] != 0  # the arms differ: the numbers are worth checking
@@ -62,6 +65,19 @@ def test_one_json_line_per_arm_against_the_baseline_and_the_same_csv(study, tmp_
     written = list(csv.DictReader(open(tmp_path / "c.csv")))
     assert [{k: json.loads(v) if k not in ("measure", "arm", "baseline") else v for k, v in row.items()}
             for row in written] == got
+
+
+def test_all_measures_at_once_with_p_adjusted_for_every_comparison(study):
+    got, _ = lines("three arms", "--all", "--adjust", "bh")
+    columns = next(csv.reader(io.StringIO(csv_text(study))))
+    measured = columns[columns.index("day") + 1:]
+    assert [g["measure"] for g in got][::2] == measured and len(got) == 2 * len(measured)
+    having = [g for g in got if g["p_value"] is not None]
+    fdr = multipletests([g["p_value"] for g in having], method="fdr_bh")[1]
+    assert [g["p_adjusted"] for g in having] == pytest.approx(list(fdr), rel=1e-5)
+    assert all(g["p_adjusted"] is None for g in got if g["p_value"] is None)
+    with pytest.raises(CommandError):
+        lines("three arms", "--all", "--measure", "calls")
 
 
 def test_the_default_baseline_is_the_first_arm(study):

@@ -157,7 +157,8 @@ def test_every_registered_measure_has_a_column_and_a_test():
               # the model-health measures: tests/health/test_model_health_measures.py
               "example_copy_share", "repeat_share", "distinct_dialogue_share", "action_fail_reasons",
               "action_evenness", "ignored_field_share",
-              "survey"}  # survey: tests/studies/test_study_surveys.py
+              "survey",  # survey: tests/studies/test_study_surveys.py
+              "validity"}  # validity: tests/studies/test_study_validity.py
     assert set(REGISTRY) == tested, "a new measure needs a test here"
 
 

@@ -8,7 +8,10 @@ import pytest
 from django.core.management import call_command
 
 from voyage.studies import measures
-from voyage.studies.between import study_comparisons
+from statsmodels.stats.multitest import multipletests
+
+from voyage.studies.adjust import with_adjusted
+from voyage.studies.between import all_comparisons, study_comparisons
 from voyage.studies.models import Study
 from voyage.studies.results import study_rows
 
@@ -45,6 +48,19 @@ def test_the_report_page_has_the_design_every_measure_and_the_comparisons(staff,
         if c.p_value is not None:
             assert f"p={c.p_value:.4f}" in cells and f"[{c.ci_low:.4f}, {c.ci_high:.4f}]" in cells
     assert 'class="measure network"' in html
+    # p adjusted for every comparison in the table (Holm), stated, and the forest plot draws the table's numbers
+    everything = with_adjusted(all_comparisons(study))
+    having = [c for c in everything if c.p_value is not None]
+    assert f"With {len(having)} comparisons in this table" in html and "Holm (family-wise error rate)" in html
+    assert [c.p_adjusted for c in having] == pytest.approx(list(multipletests([c.p_value for c in having],
+                                                                            method="holm")[1]))
+    for c in having[:5]:
+        assert f"p adj={c.p_adjusted:.4f}" in rows[c.measure]
+    drawn = re.findall(r'<g class="forest-row" data-measure="([^"]+)" data-arm="[^"]+" data-diff="([^"]+)" '
+                       r'data-low="([^"]+)" data-high="([^"]+)"', html)
+    table = {c.measure: (c.diff, c.ci_low, c.ci_high) for c in everything if c.ci_low is not None}
+    assert drawn and {m: tuple(map(float, v)) for m, *v in drawn} == table
+    assert html.index('class="forest-plot"') < html.index('<table class="report measures">')
     assert html.count('<figure class="arm-graph"') == 2 and html.count('<svg class="speech-graph"') == 2
 
 
@@ -56,7 +72,8 @@ def test_the_downloaded_report_is_one_self_contained_file_with_the_same_numbers(
     assert html.startswith("<!doctype html>") and "<style>" in html
     for outside in ("<script", "<link", "src=", "href=", "url(", "@import"):
         assert outside not in html, outside
-    assert re.findall(r"https?://[^\"' ]+", html) == ["http://www.w3.org/2000/svg"] * 2  # the SVGs' namespace only
+    # the SVGs' namespace only: the two arms' speech graphs and the forest plot
+    assert re.findall(r"https?://[^\"' ]+", html) == ["http://www.w3.org/2000/svg"] * 3
     assert rows_of(html) == rows_of(page)
 
 

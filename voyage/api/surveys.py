@@ -12,10 +12,12 @@ from ninja import Field, Path, Router, Schema, Status
 from voyage.api.errors import errors
 from voyage.api.runs import RunId, get_run
 from voyage.api.schemas import MAX_ID, MAX_TICKS, Body
-from voyage.instruments.models import Survey
+from voyage.instruments.models import Survey, ValidityReport
 from voyage.instruments.questionnaire import QuestionnaireError, read_questionnaire
 from voyage.instruments.survey_table import tidy_rows
+from voyage.instruments.standard_instruments import UnknownInstrument
 from voyage.instruments.surveys import SurveyError, take_survey
+from voyage.instruments.validity import save_report, validity
 
 router = Router(tags=["surveys"])
 MAX_QUESTIONNAIRE = 50_000
@@ -90,3 +92,50 @@ def surveys(request, run_id: int = RunId):
 def survey(request, run_id: int = RunId, survey_id: int = Path(..., ge=1, le=MAX_ID)):
     found = get_object_or_404(Survey, pk=survey_id, run_id=run_id)
     return {**survey_out(found), "answers": tidy_rows(found)}
+
+
+class ValidityIn(Body):
+    instrument: str = Field(min_length=1, max_length=40, description="a standard instrument: ipip-neo-120, gss-trust")
+    tick: Optional[int] = Field(None, ge=0, le=MAX_TICKS, description="as the agents stood at this tick; null: now")
+    retest_tick: Optional[int] = Field(None, ge=0, le=MAX_TICKS, description="ask again here for the retest ICC")
+    page_size: int = Field(30, ge=1, le=50, description="items a call")
+    year: Optional[int] = Field(None, ge=1972, le=2100, description="the year of the bundled GSS shares")
+
+
+class ValidityOut(Schema):
+    id: int
+    run: int
+    instrument: str
+    tick: int
+    retest_tick: Optional[int]
+    report: dict[str, Any] = Field(description="per-domain alpha, omega, retest_icc, persona_r (each with its "
+                                   "interval and people's figure), persona_consistency, references (tv_distance, "
+                                   "wasserstein); scores per agent (untrusted model output went into them)")
+    made_by: str
+    made_at: datetime
+
+
+def validity_out(v: ValidityReport) -> dict:
+    return {"id": v.pk, "run": v.run_id, "instrument": v.instrument, "tick": v.tick, "retest_tick": v.retest_tick,
+            "report": v.report, "made_by": v.made_by, "made_at": v.made_at}
+
+
+@router.post("/runs/{run_id}/validity", response={201: ValidityOut, **errors()},
+             summary="Ask a standard instrument of the run's agents and measure it against people (never changes "
+                     "the run)")
+def add_validity(request, body: ValidityIn, run_id: int = RunId):
+    run = get_run(run_id)
+    try:
+        report = validity(run, body.instrument, at_tick=body.tick, retest_tick=body.retest_tick,
+                          page_size=body.page_size, year=body.year)
+    except (UnknownInstrument, SurveyError) as exc:
+        return _invalid([str(exc)])
+    who = request.auth.get_username() if hasattr(request.auth, "get_username") else "api"
+    return Status(201, validity_out(save_report(run, report, who)))
+
+
+@router.get("/runs/{run_id}/validity", response={200: list[ValidityOut], **errors()},
+            summary="The run's validity reports, newest first")
+def list_validity(request, run_id: int = RunId):
+    run = get_run(run_id)
+    return [validity_out(v) for v in ValidityReport.objects.filter(run=run).order_by("-id")]

@@ -111,6 +111,11 @@ class Survey(models.Model):
                                  related_name="+")
     made_by = models.CharField(max_length=150, help_text="who asked (a user name, manage.py, or a study)")
     asked_at = models.DateTimeField(auto_now_add=True)
+    instrument = models.CharField(max_length=40, blank=True, default="", help_text="a standard instrument's name "
+                                  "(ipip-neo-120, gss-trust) when this survey is one of its pages")
+    administration = models.CharField(max_length=32, blank=True, default="", db_index=True,
+                                      help_text="the pages of one asking of an instrument share this (all at one tick)")
+    page = models.PositiveSmallIntegerField(default=0, help_text="its page in the administration (1, 2, ...)")
 
     class Meta:
         db_table = "surveys"
@@ -175,3 +180,39 @@ class Judging(JudgeVerdict):
 
     def __str__(self):
         return f"run {self.run_id} day {self.day}: {self.verdict}"
+
+
+class PersonaRating(models.Model):
+    """How a judge (a model profile) reads a persona's history, secret and fear on the five domains of
+    personality, 1-5 each: asked once per persona, profile and prompt, then reused by every run of the
+    scenario (voyage/instruments/persona_rating.py). Like a survey, no part of any run."""
+
+    persona = models.ForeignKey("world.Persona", on_delete=models.CASCADE, related_name="+")
+    profile = models.CharField(max_length=100, help_text="the model profile that rated (offline: the scripted policy)")
+    digest = models.CharField(max_length=64, help_text="SHA-256 of the prompt: a changed text is rated again")
+    ratings = models.JSONField(help_text="domain letter -> 1-5, or null when the answer was missing")
+    missing = models.JSONField(default=dict, blank=True, help_text="domain letter -> why the rating is missing")
+    scripted = models.BooleanField(default=False)
+    call = models.ForeignKey("voyage.LLMCall", null=True, on_delete=models.SET_NULL, related_name="+")
+    rated_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "persona_ratings"
+        constraints = [models.UniqueConstraint(fields=["persona", "profile", "digest"], name="persona_rated_once")]
+
+
+class ValidityReport(models.Model):
+    """What `validity` found for one run and instrument (voyage/instruments/validity.py), kept as computed:
+    reliability per domain beside people's, persona consistency, distances to people."""
+
+    run = models.ForeignKey("voyage.Run", on_delete=models.CASCADE, related_name="validity_reports")
+    instrument = models.CharField(max_length=40)
+    tick = models.IntegerField()
+    retest_tick = models.IntegerField(null=True, blank=True)
+    report = models.JSONField()
+    made_by = models.CharField(max_length=150)
+    made_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "validity_reports"
+        ordering = ["-id"]

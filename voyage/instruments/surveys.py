@@ -13,6 +13,7 @@ import copy
 import hashlib
 import json
 from contextlib import closing
+from dataclasses import dataclass
 
 from django.db import transaction
 
@@ -30,6 +31,18 @@ from voyage.models import LLMCall, Run
 from world.models import AgentState
 from world.rules.ladder import OWN_NAME, SETTING, knows
 from world.time import part_of_day, sim_clock
+
+
+@dataclass(frozen=True)
+class PageOf:
+    """A questionnaire that is one page of an asking (`administration`) of a standard instrument."""
+    instrument: str
+    administration: str
+    page: int
+    traits: dict  # item id -> (domain, key), for the items that measure a trait
+
+    def fields(self) -> dict:
+        return {"instrument": self.instrument, "administration": self.administration, "page": self.page}
 
 
 class SurveyError(ValueError):
@@ -63,13 +76,15 @@ def surveyed(run: Run, tick, agents=None) -> tuple[int, list[AgentState]]:
 
 
 def take_survey(run: Run, q: Questionnaire, tick=None, agents=None, *, asked_by=None, made_by: str = "manage.py",
-                gateway=None) -> Survey:
-    """Ask `q` of the run's agents as they stood at `tick` (None: now); the Survey, saved."""
+                gateway=None, page: PageOf | None = None) -> Survey:
+    """Ask `q` of the run's agents as they stood at `tick` (None: now); the Survey, saved. `page`: this
+    questionnaire is one page of a standard instrument (its items' traits go in the offline hints)."""
     tick, chosen = surveyed(run, tick, agents)
     if not chosen:
         raise SurveyError(f"nobody is alive at tick {tick} to answer")
     schema = answer_schema(q)
-    asked = [survey_request(agent, q, tick, schema) for agent in chosen]
+    traits = page.traits if page else {}
+    asked = [survey_request(agent, q, tick, schema, traits) for agent in chosen]
     if gateway is None:
         with closing(interview_gateway(run)) as gateway:
             answers = gateway.complete_many([request for request, _ in asked])
@@ -78,7 +93,8 @@ def take_survey(run: Run, q: Questionnaire, tick=None, agents=None, *, asked_by=
     with transaction.atomic():
         survey = Survey.objects.create(run=run, tick=tick, title=q.title, questionnaire=q.as_dict(), digest=digest(q),
                                        agents=len(chosen), scripted=gateway.name == "offline", asked_by=asked_by,
-                                       made_by=(asked_by.get_username() if asked_by else made_by)[:150])
+                                       made_by=(asked_by.get_username() if asked_by else made_by)[:150],
+                                       **(page.fields() if page else {}))
         calls = LLMCall.objects.bulk_create([call_record(run.pk, request, answer, LLMCall.ERROR if answer.failed
                                                          else LLMCall.OK) for (request, _), answer in zip(asked, answers)])
         rows = []
@@ -91,18 +107,21 @@ def take_survey(run: Run, q: Questionnaire, tick=None, agents=None, *, asked_by=
     return survey
 
 
-def survey_request(agent: AgentState, q: Questionnaire, tick: int, schema: dict) -> tuple[ModelRequest, int]:
+def survey_request(agent: AgentState, q: Questionnaire, tick: int, schema: dict,
+                   traits: dict | None = None) -> tuple[ModelRequest, int]:
     """The agent's call (its prompt built from its mind at `tick`) and its rung then."""
     mind = mind_at(agent, tick, recall_words(q))
     rungs = agent.run.scenario.rung_specs()
     then = copy.copy(agent)
     then.rung = mind.rung  # who it knew itself to be at T (the copy is never saved)
     messages = survey_messages(mind, identity_text(then, upto_tick=tick), q, rungs)
-    hints = SurveyHints(items=tuple(SurveyItemHint(i.id, i.kind, i.options, i.low, i.high) for i in q.items),
+    traits = traits or {}
+    hints = SurveyHints(items=tuple(SurveyItemHint(i.id, i.kind, i.options, i.low, i.high, *traits.get(i.id, ("", 0)))
+                                    for i in q.items),
                         subject=agent.persona.display_name if knows(rungs, mind.rung, OWN_NAME) else "",
                         clock=sim_clock(tick) if knows(rungs, mind.rung, SETTING) else part_of_day(tick),
                         lines=tuple(r.text for r in reversed(mind.rows)),
-                        trust_labels=tuple(label for _, label, _ in mind.trust))
+                        trust_labels=tuple(label for _, label, _ in mind.trust), persona=agent.persona.key)
     request = ModelRequest(purpose=SURVEY, messages=messages, tick=tick, agent_id=agent.id,
                            agent_key=agent.persona.key, hints=hints, schema=schema,
                            recalled=tuple(r.id for r in mind.recalled))

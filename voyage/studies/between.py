@@ -92,6 +92,15 @@ def study_comparisons(study, column: str, day=None, baseline: str | None = None)
                    scale=is_scale(study, column))
 
 
+def all_comparisons(study, day=None, baseline: str | None = None) -> list[Comparison]:
+    """`study compare --all`: every column of the results, each arm against the baseline."""
+    header, rows = study_rows(study)
+    arms = arms_of(rows, study.axes)
+    chosen, base = pick_day(rows, day), pick_baseline(arms, baseline)
+    return [c for column in header[header.index("day") + 1:]
+            for c in between(study.name, rows, study.axes, column, chosen, base, scale=is_scale(study, column))]
+
+
 def is_scale(study, column: str) -> bool:
     """Whether arms are compared on `column` as a rating scale: a measure declared so, or the mean of
     a survey's scale item."""

@@ -13,6 +13,7 @@ import statistics
 from voyage.studies import networks
 from voyage.studies.measure_registry import REGISTRY, Measure, measure  # noqa: F401 (Measure: for its readers)
 from voyage.studies.tables import RunInfo, Tables
+from voyage.studies.validity_measures import validity_values
 
 VOLUMES = ("whisper", "normal", "shout")
 
@@ -188,6 +189,14 @@ def wall_s(t: Tables, run: RunInfo, day: int) -> float | None:
                    "surveyed", per="run")
 def survey(t: Tables, run: RunInfo, day: int) -> dict:
     return survey_values(t, run.id)
+
+
+@measure("validity", "the study's standard instruments (--instrument NAME@TICK), per instrument at tick T: "
+                     "t<T>_<D>_score (mean domain score over the agents), t<T>_<D>_alpha (Cronbach's alpha across "
+                     "them), t<T>_<item>_tv and t<T>_<item>_wasserstein (distance of the answers to people's "
+                     "published shares); empty until the run has finished and been asked", per="run")
+def validity(t: Tables, run: RunInfo, day: int) -> dict:
+    return validity_values(t, run.id)
 
 
 # --- evaluating ------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from voyage.instruments.models import Survey, SurveyAnswer
 from voyage.instruments.questionnaire import CHOICE, CHOICES, NUMBER, SCALE, Item, from_dict
 from voyage.instruments.surveys import digest
-from voyage.studies.study_surveys import MADE_BY
+from voyage.studies.study_surveys import MADE_BY, questionnaires
 
 
 @dataclass
@@ -68,7 +68,7 @@ def survey_spreads(study, runs_by_arm: dict[str, list[int]]) -> list[ItemSpread]
                                    .values_list("survey_id", "item", "value")):
         answers[(survey_id, item)].append(value)
     out = []
-    for spec in study.surveys or []:
+    for spec in questionnaires(study.surveys):
         q = from_dict(spec["questionnaire"])
         mine = {arm: [by_key[k] for k in ((r, spec["tick"], digest(q)) for r in runs) if k in by_key]
                 for arm, runs in runs_by_arm.items()}

@@ -24,7 +24,7 @@ RESAMPLES = 9999
 MIN_RUNS = 2  # per arm: with one run there is no spread, so nothing to say about a difference
 TOO_SMALL = "n too small to say anything: {n} and {n_baseline} run(s); at least {min} per arm are needed"
 KEYS = ("measure", "day", "arm", "baseline", "n", "n_baseline", "mean", "mean_baseline", "diff", "ci_low",
-        "ci_high", "p_value", "effect_size")
+        "ci_high", "p_value", "p_adjusted", "effect_size")
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,7 @@ class Comparison:
     effect_size: float | None
     effect: str  # "cohen_d" or "cliff_delta"
     note: str = ""  # why some numbers are missing
+    p_adjusted: float | None = None  # for the number of comparisons in its table (voyage/studies/adjust.py)
 
     def line(self) -> dict:
         """The JSON line / CSV row: the keys of KEYS, numbers rounded to six significant digits."""

@@ -15,7 +15,9 @@ from django.db import IntegrityError
 
 from memories.attempts import catch_up_run
 
+from voyage.instruments.administer import administer
 from voyage.instruments.models import Questionnaire, Survey
+from voyage.instruments.standard_instruments import UnknownInstrument, instrument
 from voyage.instruments.questionnaire import QuestionnaireError, from_dict, read_questionnaire
 from voyage.instruments.surveys import SurveyError, digest, take_survey
 from voyage.models import Run
@@ -58,6 +60,23 @@ def parse_survey(spec: str, saved: bool = False) -> dict:
     return {"tick": int(tick), "questionnaire": questionnaire.as_dict()}
 
 
+def parse_instrument(spec: str) -> dict:
+    """NAME@TICK (a standard instrument: ipip-neo-120, gss-trust) -> {"tick": T, "instrument": NAME}."""
+    name, sep, tick = spec.rpartition("@")
+    if not sep or not name.strip() or not tick.strip().isdigit():
+        raise StudySurveyError(f"--instrument {spec!r}: write NAME@TICK, e.g. ipip-neo-120@400")
+    try:
+        instrument(name.strip())
+    except UnknownInstrument as exc:
+        raise StudySurveyError(f"--instrument {spec!r}: {exc}") from None
+    return {"tick": int(tick), "instrument": name.strip()}
+
+
+def questionnaires(surveys: list[dict]) -> list[dict]:
+    """The study's questionnaire surveys (its standard instruments are kept in the same list)."""
+    return [s for s in surveys or [] if "questionnaire" in s]
+
+
 def check_surveys(surveys: list[dict], target_ticks: int) -> list[dict]:
     """The study's surveys, checked: each tick within the runs, no item id twice at one tick (the
     measures' columns are named by tick and item)."""
@@ -65,6 +84,11 @@ def check_surveys(surveys: list[dict], target_ticks: int) -> list[dict]:
         raise StudySurveyError(f"at most {MAX_SURVEYS} surveys in a study ({len(surveys)} given)")
     seen: dict[int, set[str]] = {}
     for s in surveys:
+        if "instrument" in s:
+            if not 0 <= s["tick"] <= target_ticks:
+                raise StudySurveyError(f"--instrument {s['instrument']}@{s['tick']}: the runs go to tick "
+                                       f"{target_ticks}; ask at a tick from 0 to {target_ticks}")
+            continue
         q = from_dict(s["questionnaire"])
         if not 0 <= s["tick"] <= target_ticks:
             raise StudySurveyError(f"--survey {q.title!r}@{s['tick']}: the runs go to tick {target_ticks}; "
@@ -88,6 +112,9 @@ def take_due(study: Study) -> int:
         "run__scenario", "run__profile")
     for member in members:
         for spec in study.surveys:
+            if "instrument" in spec:
+                taken += _administer_due(study, member.run, spec)
+                continue
             q = from_dict(spec["questionnaire"])
             if member.run.tick < spec["tick"] or Survey.objects.filter(
                     run=member.run, tick=spec["tick"], digest=digest(q)).exists():
@@ -103,3 +130,21 @@ def take_due(study: Study) -> int:
             except SurveyError as exc:
                 log.warning("study %s: run %s not surveyed at tick %s: %s", study.pk, member.run_id, spec["tick"], exc)
     return taken
+
+
+def _administer_due(study: Study, run: Run, spec: dict) -> int:
+    """Ask a standard instrument of a finished run at its tick, unless a study already did (1 if asked)."""
+    made_by = MADE_BY.format(name=study.name)
+    if run.tick < spec["tick"] or Survey.objects.filter(run=run, tick=spec["tick"], instrument=spec["instrument"],
+                                                        made_by=made_by).exists():
+        return 0
+    settle_run(run.pk, before_tick=spec["tick"] + 1)
+    try:
+        administer(run, spec["instrument"], spec["tick"], made_by=made_by)
+    except IntegrityError:
+        return 0
+    except SurveyError as exc:
+        log.warning("study %s: run %s not asked %s at tick %s: %s", study.pk, run.pk, spec["instrument"],
+                    spec["tick"], exc)
+        return 0
+    return 1

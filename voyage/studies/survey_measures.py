@@ -9,14 +9,15 @@ from collections import defaultdict
 from voyage.instruments.models import Survey, SurveyAnswer
 from voyage.instruments.questionnaire import from_dict
 from voyage.instruments.survey_summary import summarise
-from voyage.studies.study_surveys import MADE_BY
+from voyage.studies.study_surveys import MADE_BY, questionnaires
 
 PREFIX = MADE_BY.split("{")[0]  # "study ": the surveys a study took, not those staff asked by hand
 
 
 def _load(run_ids) -> dict[int, dict]:
     """run id -> {column key: value}, for every study survey of those runs."""
-    surveys = list(Survey.objects.filter(run_id__in=run_ids, made_by__startswith=PREFIX).order_by("tick", "id"))
+    surveys = list(Survey.objects.filter(run_id__in=run_ids, made_by__startswith=PREFIX, instrument="")
+                   .order_by("tick", "id"))  # a standard instrument's pages are the validity measure's
     values: dict[tuple[int, str], list] = defaultdict(list)
     for survey_id, item, value in (SurveyAnswer.objects.filter(survey__in=surveys).order_by("id")
                                    .values_list("survey_id", "item", "value")):
@@ -42,7 +43,7 @@ def scale_columns(study) -> set[str]:
     """The survey columns of `study` that are the mean of a rating scale: ordered steps, not evenly
     spaced, so arms are compared on them by Cliff's delta rather than Cohen's d."""
     columns = set()
-    for survey in study.surveys or []:
+    for survey in questionnaires(study.surveys):
         for item in from_dict(survey["questionnaire"]).items:
             if item.kind == "scale":
                 columns.add(f"survey_t{survey['tick']}_{item.id}_mean")

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 from voyage.models import Run
 from voyage.studies import compare as cells
+from voyage.studies.adjust import HOLM, METHODS, with_adjusted
 from voyage.studies.between import arms_of, between, is_scale, measure_of, pick_baseline
+from voyage.studies.forest import forest_rows, forest_svg
 from voyage.studies.grid import SEED
 from voyage.studies.models import Study
 from voyage.studies.report_surveys import survey_spreads
@@ -24,6 +26,9 @@ from voyage.web.charts import RUNG_COLOURS
 from voyage.web.speech_picture import speech_picture
 from voyage.web.study_ranking import ranking_section
 from world.time import TICKS_PER_DAY
+
+
+ADJUSTMENT = HOLM  # the report's p-values are adjusted for every comparison in its table
 
 
 @dataclass
@@ -68,7 +73,14 @@ def report(study: Study, day=None) -> dict:
                                    between(study.name, rows, study.axes, column, chosen, baseline,
                                            scale=is_scale(study, column)),
                                    column.startswith(("speech_net_", "trust_net_"))))
+    flat = with_adjusted([c for m in measures for c in m.against], ADJUSTMENT)
+    for m in measures:
+        m.against, flat = flat[:len(m.against)], flat[len(m.against):]
+    compared = [c for m in measures for c in m.against]
+    forest = forest_rows(compared)
     runs_by_arm = {arm: sorted({int(r["run_id"]) for r in rows if cells.cell_of(r, axes) == arm}) for arm in arms}
+    context.update(adjustment=METHODS[ADJUSTMENT], adjusted_n=sum(1 for c in compared if c.p_value is not None),
+                   forest=forest_svg(forest) if forest else "", forest_rows=forest)
     context.update(baseline=baseline, measures=measures, others=[a for a in arms if a != baseline],
                    graphs=arm_graphs(rows, axes, arms, chosen), surveys=survey_spreads(study, runs_by_arm))
     return context

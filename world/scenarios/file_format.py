@@ -104,7 +104,7 @@ ROOM = {"key": (slug, True), "name": (text(100), True), "deck": (text(60), True)
         "private": (boolean, True), "description": (text(blank=True), False)}
 PERSONA = {"key": (slug, True), "display_name": (text(100), True), "history": (text(), True),
            "secret": (text(), True), "fear": (text(), True), "home": (slug, True), "spouse": (optional(slug), False),
-           "soul": (list, False)}
+           "soul": (list, False), "sex": (one_of("F", "M"), False), "age": (optional(count), False)}
 PROP = {"name": (text(100), True), "kind": (one_of(*PROP_KINDS), True), "room": (slug, True),
         "owner": (optional(slug), False), "description": (text(), True)}
 RUNG = {"level": (count, True), "name": (text(60), True), "reveals": (text(), True),

@@ -54,7 +54,9 @@ def scenario_data(scenario) -> dict:
         "exits": [[room(a), room(b)] for a, b in scenario.exits.order_by("id").values_list("a_id", "b_id")],
         "personas": [{"key": p.key, "display_name": p.display_name, "home": room(p.home_node_id),
                       "spouse": persona(p.spouse_id), "history": p.history, "secret": p.secret, "fear": p.fear,
-                      "soul": [s.text for s in p.soul_entries.all()]} for p in personas.values()],
+                      "soul": [s.text for s in p.soul_entries.all()],
+                      **({"sex": p.sex} if p.sex else {}), **({"age": p.age} if p.age is not None else {})}
+                     for p in personas.values()],
         "props": [{"name": p.name, "kind": p.kind, "room": room(p.room_id), "owner": persona(p.owner_id),
                    "description": p.description} for p in scenario.props.order_by("id")],
         "rungs": [{"level": r.level, "name": r.name, "reveals": r.reveals, "allowed_actions": list(r.allowed_actions),
@@ -168,7 +170,8 @@ def write(data: dict, apps=global_apps):
     for p in data["personas"]:
         personas[p["key"]] = m["Persona"].objects.create(
             scenario=scenario, key=p["key"], display_name=p["display_name"], history=p["history"], secret=p["secret"],
-            fear=p["fear"], home_node=rooms[p["home"]])
+            fear=p["fear"], home_node=rooms[p["home"]],
+            **{k: p[k] for k in ("sex", "age") if p.get(k) is not None})  # optional; older migrations pass none
         m["SoulEntry"].objects.bulk_create([m["SoulEntry"](persona=personas[p["key"]], position=i, text=t)
                                             for i, t in enumerate(p.get("soul") or [])])
     for p in data["personas"]:

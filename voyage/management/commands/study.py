@@ -9,6 +9,7 @@
     manage.py study compare N --measure M [--day D] [--baseline ARM] [-o file.csv]   # each arm vs the baseline
     manage.py study rank N [--battery FILE@TICK] [--rubric FILE] [--judge PROFILE] [--agents K1,K2]
                                                # the arms ranked from the judge's pairwise verdicts
+    manage.py study compare N --all [--adjust holm|bh] [-o file.csv]               # every measure, p adjusted
 """
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ from voyage.management.model_options import profile_from_options
 from voyage.models import Run
 from voyage.studies import scheduler
 from voyage.studies.arms import SHORT, ArmError, parse_spec
-from voyage.studies.between import CompareError, study_comparisons, write_csv as write_comparisons
+from voyage.studies.adjust import HOLM, METHODS, with_adjusted
+from voyage.studies.between import CompareError, all_comparisons, study_comparisons, write_csv as write_comparisons
 from voyage.studies.config import StudyError, StudyPlan, create_study
 from voyage.studies.foreground import run_study
 from voyage.studies.grid import GridError, parse_vary
@@ -33,7 +35,7 @@ from voyage.judging.rubric import RubricError, load_rubric
 from voyage.studies.progress import study_progress
 from voyage.studies.rank import RankError, rank_study, save as save_ranking
 from voyage.studies.results import write_csv
-from voyage.studies.study_surveys import StudySurveyError, parse_survey, take_due
+from voyage.studies.study_surveys import StudySurveyError, parse_instrument, parse_survey, take_due
 from world.time import TICKS_PER_DAY
 
 
@@ -107,6 +109,10 @@ class Command(BaseCommand):
         create.add_argument("--survey", action="append", default=[], metavar="FILE@TICK",
                             help="put the questionnaire in FILE (YAML) to every run as it stood at TICK, once the run "
                                  "has finished; its items become measures (survey_t<TICK>_<item>_...); repeatable")
+        create.add_argument("--instrument", action="append", default=[], metavar="NAME@TICK",
+                            help="ask a standard instrument (ipip-neo-120, gss-trust) of every run as it stood at "
+                                 "TICK, once the run has finished; its figures become measures (validity_t<TICK>_...); "
+                                 "repeatable")
         create.add_argument("--provider", choices=providers.NAMES,
                             help="every run on a one-off endpoint of this provider (as run_voyage --provider): "
                                  "sets profile to a profile with the provider's defaults, made or reused")
@@ -128,7 +134,13 @@ class Command(BaseCommand):
         comparing = sub.add_parser("compare", help="each arm against the baseline on one measure and day: one JSON "
                                                    "line per arm (difference, 95%% bootstrap CI, permutation p, effect)")
         comparing.add_argument("study")
-        comparing.add_argument("--measure", required=True, help="a column of the results table (e.g. trust_mean)")
+        which = comparing.add_mutually_exclusive_group(required=True)
+        which.add_argument("--measure", help="a column of the results table (e.g. trust_mean)")
+        which.add_argument("--all", action="store_true", help="every column of the results table: one JSON line "
+                                                              "per measure and arm")
+        comparing.add_argument("--adjust", choices=list(METHODS), default=HOLM,
+                               help="how p_adjusted accounts for the comparisons made at once: holm (family-wise "
+                                    "error rate, the default) or bh (Benjamini-Hochberg false discovery rate)")
         comparing.add_argument("--day", type=int, help="the day compared (default: the last)")
         comparing.add_argument("--baseline", help="the arm compared against (default: intervention=none, else the "
                                                   "first cell)")
@@ -163,7 +175,8 @@ class Command(BaseCommand):
             plan = StudyPlan(name=options["name"], scenario=options["scenario"], target_ticks=ticks,
                              axes=parse_vary(options["vary"]), base=base, budget_cost=options["budget_cost"],
                              parallel=options["parallel"], interventions=parse_interventions(options["intervention"]),
-                             surveys=[parse_survey(spec) for spec in options["survey"]])
+                             surveys=[parse_survey(spec) for spec in options["survey"]]
+                             + [parse_instrument(spec) for spec in options["instrument"]])
             study = create_study(plan)
         except (StudyError, GridError, StudySurveyError) as exc:
             raise CommandError(str(exc)) from None
@@ -213,9 +226,13 @@ class Command(BaseCommand):
     def do_compare(self, options):
         study = find_study(options["study"])
         try:
-            found = study_comparisons(study, options["measure"], options["day"], options["baseline"])
+            if options["all"]:
+                found = all_comparisons(study, options["day"], options["baseline"])
+            else:
+                found = study_comparisons(study, options["measure"], options["day"], options["baseline"])
         except CompareError as exc:
             raise CommandError(str(exc)) from None
+        found = with_adjusted(found, options["adjust"])  # over every comparison printed
         for c in found:
             self.stdout.write(json.dumps(c.line()))
             if c.note:
