@@ -66,7 +66,8 @@ def test_no_fixture_table_or_api_response_contains_the_key(keyed_run, tmp_path):
     _, token = staff_with_token()
     client = Client(headers={"X-API-Key": token})
     paths = every_get_path(keyed_run)
-    assert len(paths) == 17 + len(TABLES)  # every GET operation (studies, interviews, interventions, surveys), each table
+    # every GET operation (studies, interviews, interventions, surveys, judging, validity), each table
+    assert len(paths) == 19 + len(TABLES)
     for path in paths:
         response = client.get(path, {"q": "good day"} if path.endswith("/search") else {})
         assert response.status_code == 200, path
