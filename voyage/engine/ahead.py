@@ -137,6 +137,7 @@ class Stretch:
         self.stop = self.until
         self.halted = False
         world.memory.refresh()  # as a tick does when it starts: what the memory jobs wrote meanwhile
+        looked_again = False
         while True:
             progressed = self._sweep()
             if self.halted:
@@ -147,10 +148,14 @@ class Stretch:
                 if run.tick >= self.stop:
                     return run.tick
                 out = [f for c in self.cursors for f in c.calls_out()]
+                if not out and not looked_again:
+                    looked_again = True  # a call the sweep found out may have come back since: sweep again
+                    continue
                 if not out:
                     raise RuntimeError(f"run {run.pk}: the out-of-order schedule is stuck at tick {run.tick}: "
                                        + "; ".join(f"{c.agent.persona.key} {c.key[:2]}" for c in self._active()))
                 wait(out, return_when=FIRST_COMPLETED)
+            looked_again = False
 
     # --- the loop ------------------------------------------------------------------------------
     def _active(self) -> list[Cursor]:
