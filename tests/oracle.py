@@ -37,14 +37,44 @@ def transcript(run) -> list[Entry]:
     return [Entry(tick, actor, kind, text, (room, data)) for tick, actor, kind, text, room, data in rows]
 
 
+TRANSCRIPT_SQL = ("SELECT e.tick, p.key, e.kind, e.text, r.key, e.data FROM event_log e "
+                  "LEFT JOIN agent_state a ON a.id = e.actor_id LEFT JOIN world_persona p ON p.id = a.persona_id "
+                  "LEFT JOIN world_room r ON r.id = e.room_id WHERE e.run_id = %s ORDER BY e.seq")
+
+
 def transcript_in(db_path, run_id: int) -> list[Entry]:
     """The same rows from a run in an SQLite file another process wrote (a test's subprocess run)."""
-    sql = ("SELECT e.tick, p.key, e.kind, e.text, r.key, e.data FROM event_log e "
-           "LEFT JOIN agent_state a ON a.id = e.actor_id LEFT JOIN world_persona p ON p.id = a.persona_id "
-           "LEFT JOIN world_room r ON r.id = e.room_id WHERE e.run_id = ? ORDER BY e.seq")
     with sqlite3.connect(db_path) as conn:
-        return [Entry(tick, key, kind, text, (room, json.loads(data))) for tick, key, kind, text, room, data in
-                conn.execute(sql, (run_id,))]
+        return _entries(conn.execute(TRANSCRIPT_SQL.replace("%s", "?"), (run_id,)))
+
+
+def transcript_through(query, run_id: int) -> list[Entry]:
+    """The same rows read through `query(sql, params)` with %s placeholders (e.g. `ScratchDB.query`):
+    a run in another process's database, SQLite or PostgreSQL."""
+    return _entries(query(TRANSCRIPT_SQL, (run_id,)))
+
+
+def _entries(rows) -> list[Entry]:
+    # SQLite hands an event's data back as JSON text, PostgreSQL's jsonb as the value itself
+    return [Entry(tick, key, kind, text, (room, json.loads(data) if isinstance(data, str) else data))
+            for tick, key, kind, text, room, data in rows]
+
+
+_references: dict = {}
+
+
+def reference_with_events(ticks: int, seed: int) -> dict:
+    """`voyage.bench.fleet.reference`'s run, made the same way (run_voyage --memory-worker on a fresh
+    SQLite database), its figures with its events under "events", read before the database goes;
+    cached per process."""
+    from voyage.bench.fleet import ScratchDB, manage_json
+
+    if (ticks, seed) not in _references:
+        with ScratchDB("sqlite") as db:
+            figures = manage_json(db.env(), "run_voyage", "--ticks", str(ticks), "--seed", str(seed),
+                                  "--memory-worker")[-1]
+            _references[ticks, seed] = {**figures, "events": transcript_through(db.query, figures["run_id"])}
+    return _references[ticks, seed]
 
 
 def calls(run) -> list[Entry]:

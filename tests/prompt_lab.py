@@ -10,6 +10,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 
+from tests.oracle import transcript_through
 from voyage.bench.fleet import MANAGE, ROOT, ScratchDB, wait_for
 
 CALLS = """
@@ -113,11 +114,12 @@ class Lab:
 
 
 class Made:
-    """A run's figures (run_voyage's JSON line) and its model calls."""
+    """A run's figures (run_voyage's JSON line), its model calls and its events (as tests/oracle reads them)."""
 
     def __init__(self, lab: Lab, figures: dict):
         self.figures, self.run_id = figures, figures["run_id"]
         self.calls = lab.calls(self.run_id)
+        self.events = transcript_through(lab.db.query, self.run_id)
 
 
 def same_calls(ours: list[dict], theirs: list[dict]) -> str | None:

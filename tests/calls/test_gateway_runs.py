@@ -9,6 +9,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from voyage.bench.fake_openai_server import TRANSPORT_FAULTS, FakeOpenAI, messages_digest
+from tests.oracle import assert_same_transcript
 from voyage.calls.usage import usage_totals
 from voyage.engine.runner import advance, create_run, transcript_sha256
 from voyage.gateway.openai_client import GatewayConfig, OpenAIGateway
@@ -148,6 +149,7 @@ def test_replaying_a_recorded_run_gives_the_identical_transcript(server, key):
     replay = Run.objects.get(pk=figures["run_id"])
     assert replay.replay_of == recorded and replay.tick == 30 and replay.seed == recorded.seed
     assert replay.schedule == recorded.schedule and replay.profile is None
+    assert_same_transcript(replay, recorded)
     assert figures["transcript_sha256"] == transcript_sha256(recorded)
     served = len(server.records)
     assert served == len(server.records)  # the replay asked the server nothing
@@ -161,7 +163,9 @@ def test_replaying_an_offline_run_gives_the_identical_transcript():
     original = json.loads(out.getvalue())
     out = io.StringIO()
     call_command("run_voyage", "--replay", str(original["run_id"]), stdout=out, stderr=io.StringIO())
-    assert json.loads(out.getvalue())["transcript_sha256"] == original["transcript_sha256"]
+    again = json.loads(out.getvalue())
+    assert_same_transcript(Run.objects.get(pk=again["run_id"]), Run.objects.get(pk=original["run_id"]))
+    assert again["transcript_sha256"] == original["transcript_sha256"]
 
 
 def test_a_missing_recorded_answer_is_a_clear_error():

@@ -11,7 +11,8 @@ from django.core.management.base import CommandError
 
 from voyage.bench.fake_openai_server import FakeOpenAI, messages_digest
 from voyage.calls.usage import run_totals, usage_by_profile
-from voyage.engine.runner import advance, transcript_sha256
+from tests.oracle import assert_same_transcript
+from voyage.engine.runner import advance
 from voyage.gateway.routes import group_of, parse_routes, profile_for, route_problems, written
 from voyage.instruments.interviews import ask
 from voyage.models import LLMCall, ModelProfile, Run
@@ -96,7 +97,7 @@ def test_every_call_goes_to_the_profile_its_group_or_agent_names(servers, profil
     replay = replay_run(Run.objects.get(pk=run.pk))
     assert replay.profile_routes == ROUTES
     advance(replay, 6)
-    assert transcript_sha256(replay) == transcript_sha256(run)
+    assert_same_transcript(replay, run)
     recorded = list(LLMCall.objects.filter(run=run).exclude(purpose="interview").order_by("id")
                     .values_list("tick", "purpose", "profile"))
     assert list(LLMCall.objects.filter(run=replay).order_by("id").values_list("tick", "purpose", "profile")) == recorded

@@ -16,6 +16,7 @@ import pytest
 
 from memories.context import DREAM_HEADER, SUMMARIES_HEADER
 
+from tests.oracle import assert_same
 from tests.prompt_lab import Config, Lab, Made, same_calls
 from tests.words_server import WordsServer
 from voyage.bench.fleet import ScratchDB
@@ -75,7 +76,7 @@ def assert_same_run(made: Made, reference: Made, what: str) -> None:
     ours, theirs = made.figures, reference.figures
     table(what, theirs["transcript_sha256"], ours["transcript_sha256"], same_calls(made.calls, reference.calls))
     assert ours["ticks"] == theirs["ticks"]
-    assert ours["transcript_sha256"] == theirs["transcript_sha256"], what
+    assert_same(made.events, reference.events, f"transcripts ({what})")
     assert ours["memory_sha256"] == theirs["memory_sha256"], what
     assert same_calls(made.calls, reference.calls) is None, what
 
@@ -155,7 +156,7 @@ def test_a_fork_with_nothing_changed_continues_as_its_parent_did(lab, uninterrup
 def test_a_replay_of_a_run_killed_while_recording_meets_the_prompts_it_recorded(lab, killed):
     recorded, _ = killed(Config("edelweiss", layout="seed"))
     replay = Made(lab, lab.voyage("--replay", str(recorded.run_id)))
-    assert replay.figures["transcript_sha256"] == recorded.figures["transcript_sha256"]
+    assert_same(replay.events, recorded.events)
     assert same_calls(replay.calls, recorded.calls) is None
 
 

@@ -11,6 +11,7 @@ from django.core.management import call_command
 
 from memories.models import Memory
 from tests.engine_helpers import new_run
+from tests.oracle import assert_same_transcript
 from voyage.engine.runner import advance, run_summary, transcript_sha256
 from voyage.instruments.interventions import InterventionError, intervene
 from voyage.instruments.models import Intervention
@@ -136,7 +137,7 @@ def test_a_replay_repeats_the_interventions_and_a_fork_copies_those_before_its_t
     assert Event.objects.filter(run=source, kind="intervention").values_list("tick", flat=True).count() == 2
     replay = replay_run(source)
     advance(replay, replay.target_ticks)
-    assert transcript_sha256(replay) == transcript_sha256(source)
+    assert_same_transcript(replay, source)
     assert run_summary(replay, 0)["interventions"] == run_summary(source, 0)["interventions"] == 2
     child = fork(source, 20)
     assert list(Event.objects.filter(run=child, kind="intervention").values_list("tick", "text")) == \

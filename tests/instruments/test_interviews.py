@@ -12,9 +12,9 @@ from django.core.management import call_command
 from memories.models import Dream, Memory, MemorySummary, TrustHistory
 from tests.engine_helpers import new_run
 from tests.memory_helpers import finished_run, run_tables, secrets_in
+from tests.oracle import assert_same, transcript
 from voyage.calls.usage import usage_totals
 from voyage.engine.budget import Budget
-from voyage.engine.runner import transcript_sha256
 from voyage.gateway.offline_interview import CANNED
 from voyage.gateway.prompts import prompt_text
 from voyage.instruments.interviews import InterviewError, ask, ask_everyone
@@ -121,14 +121,14 @@ def test_summaries_and_dream_are_those_of_time_before_T(run):
 
 
 def test_interviews_change_neither_the_transcript_nor_any_memory(run):
-    sha, tables = transcript_sha256(run), run_tables(run)
+    events, tables = transcript(run), run_tables(run)
     agent = AgentState.objects.filter(run=run).select_related("persona").order_by("persona__key").last()
     for at in (0, 1, 33, 77, TICKS):
         ask(run, agent, f"What do you make of tick {at}?", at)
     ask_everyone(run, "Who is not who they claim to be?", 50)
     call_command("interview", str(run.pk), "--all", "What are you looking forward to?", stdout=io.StringIO())
     call_command("interview", str(run.pk), agent.persona.key, "Anything else?", "--at-tick", "10", stdout=io.StringIO())
-    assert transcript_sha256(run) == sha
+    assert_same(transcript(run), events)
     assert run_tables(run) == tables
     assert Interview.objects.filter(run=run).count() == LLMCall.objects.filter(run=run, purpose="interview").count()
 

@@ -15,9 +15,9 @@ from memories.models import Memory
 from voyage.bench.fake_openai_server import FakeOpenAI
 from tests.engine_helpers import new_run
 from tests.memory_helpers import finished_run, run_tables
+from tests.oracle import assert_same, transcript
 from tests.instruments.test_questionnaire import EXAMPLE
 from voyage.engine.budget import Budget
-from voyage.engine.runner import transcript_sha256
 from voyage.gateway.offline_interview import CANNED
 from voyage.gateway.prompts import prompt_text
 from voyage.instruments.models import Survey, SurveyAnswer
@@ -48,11 +48,11 @@ def test_a_survey_leaves_transcript_memories_and_budget_as_they_were(run):
     Run.objects.filter(pk=run.pk).update(budget_tokens=10**12)
     run.refresh_from_db()
     try:
-        sha, tables, spent = transcript_sha256(run), run_tables(run), Budget(run).tokens
+        events, tables, spent = transcript(run), run_tables(run), Budget(run).tokens
         take_survey(run, Q, 30)
         take_survey(run, Q)
         call_command("survey", str(run.pk), "--questionnaire", "-", stdin=io.StringIO(EXAMPLE), stdout=io.StringIO())
-        assert transcript_sha256(run) == sha
+        assert_same(transcript(run), events)
         assert run_tables(run) == tables
         assert Budget(run).tokens == spent
         asked = sum(Survey.objects.filter(run=run).values_list("agents", flat=True))

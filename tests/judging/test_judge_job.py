@@ -12,9 +12,9 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from tests.memory_helpers import run_tables
+from tests.oracle import assert_same, transcript
 from voyage.calls.usage import simulation_totals, usage_totals
 from voyage.engine.budget import Budget
-from voyage.engine.runner import transcript_sha256
 from voyage.judging.job import OFFLINE, judge_run
 from voyage.judging.rubric import load_rubric
 from voyage.models import LLMCall
@@ -23,11 +23,12 @@ pytestmark = pytest.mark.django_db
 
 
 def test_judging_leaves_no_trace_in_the_run(judged_run):
-    sha, tables = transcript_sha256(judged_run), run_tables(judged_run)
+    events, tables = transcript(judged_run), run_tables(judged_run)
     spent, simulated = Budget(judged_run).tokens, simulation_totals(judged_run)
     before = LLMCall.objects.filter(run=judged_run, purpose="judge").count()
     result = judge_run(judged_run, load_rubric(), 1, agents=["harold_ashcombe", "bridget_keane", "leah_rosen"])
-    assert transcript_sha256(judged_run) == sha and run_tables(judged_run) == tables
+    assert_same(transcript(judged_run), events)
+    assert run_tables(judged_run) == tables
     assert Budget(judged_run).tokens == spent and simulation_totals(judged_run) == simulated
     calls = LLMCall.objects.filter(run=judged_run, purpose="judge")
     assert calls.count() - before == result.calls > 0

@@ -13,6 +13,7 @@ from memories.models import MemorySummary
 from voyage.bench.fake_openai_server import FakeOpenAI
 from tests.engine_helpers import new_run
 from tests.memory_helpers import jobs_inline
+from tests.oracle import assert_same_transcript
 from voyage.engine.runner import advance, transcript_sha256
 from voyage.gateway.openai_client import GatewayConfig, OpenAIGateway
 from voyage.models import LLMCall, ModelProfile, Run
@@ -77,7 +78,9 @@ def test_a_memory_call_the_recording_lacks_fails_softly_and_the_replay_goes_on()
     out = io.StringIO()
     call_command("run_voyage", "--replay", str(run.pk), stdout=out, stderr=io.StringIO())
     figures = json.loads(out.getvalue())
-    assert figures["ticks"] == 12 and figures["transcript_sha256"] == transcript_sha256(run)
+    assert figures["ticks"] == 12
+    assert_same_transcript(Run.objects.get(pk=figures["run_id"]), run)
+    assert figures["transcript_sha256"] == transcript_sha256(run)
     missing = LLMCall.objects.filter(run_id=figures["run_id"], purpose="compaction")
     assert missing.exists() and not missing.filter(answered=True).exists()
     assert all("recorded no such call" in error for error in missing.values_list("error", flat=True))

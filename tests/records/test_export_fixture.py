@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from tests.oracle import assert_same, transcript_through
 from tests.services import require
 from voyage.bench.fleet import ScratchDB, manage, manage_json, postgres_available
 
@@ -46,10 +47,11 @@ def source(tmp_path_factory):
         fixture = tmp_path_factory.mktemp("fixture") / "run.jsonl.gz"
         manage(env, "export_run", str(run["run_id"]), "-o", str(fixture))
         uuid = db.query("SELECT uuid FROM voyage_run WHERE id = %s", (run["run_id"],))[0][0]
-        rows = counts(db)
+        rows, events = counts(db), transcript_through(db.query, run["run_id"])
         # The original, continued 40 ticks: what continuing the loaded copy must give.
         continued = manage_json(env, "run_voyage", "--run", str(run["run_id"]), "--ticks", str(DAY + 40))[-1]
-        yield {"run": run, "fixture": fixture, "uuid": str(uuid), "counts": rows, "continued": continued}
+        yield {"run": run, "fixture": fixture, "uuid": str(uuid), "counts": rows, "continued": continued,
+               "events": events, "events_continued": transcript_through(db.query, run["run_id"])}
 
 
 def target_with_two_runs(kind: str) -> ScratchDB:
@@ -85,6 +87,8 @@ def test_round_trip_into_a_database_with_other_runs(kind, source, tmp_path):
             else:
                 assert after[table] - before[table] == source["counts"][table], table
         run_id = loaded_run_id(db, source["uuid"])
+        assert_same(transcript_through(db.query, run_id), source["events"])
+        # the hash too: the same figure whichever database computes it
         assert status(env, run_id)["transcript_sha256"] == source["run"]["transcript_sha256"]
 
         # Exported again from here, it is the same fixture: every row, memory-row references included
@@ -95,12 +99,14 @@ def test_round_trip_into_a_database_with_other_runs(kind, source, tmp_path):
 
         # Replayed from its imported calls: the same transcript.
         replay = manage_json(env, "run_voyage", "--replay", str(run_id))[-1]
+        assert_same(transcript_through(db.query, replay["run_id"]), source["events"])
         assert replay["transcript_sha256"] == source["run"]["transcript_sha256"]
 
         # Continued: it advances, exactly as the original does when continued the same way.
         here = manage_json(env, "run_voyage", "--run", str(run_id), "--ticks", str(DAY + 40))[-1]
         there = source["continued"]
         assert here["ticks"] == DAY + 40
+        assert_same(transcript_through(db.query, run_id), source["events_continued"])
         assert here["transcript_sha256"] == there["transcript_sha256"]
         assert (here["memories"], here["llm_calls"]) == (there["memories"], there["llm_calls"])
     finally:

@@ -121,7 +121,8 @@ def test_clone_keeps_the_configuration_and_may_change_the_seed():
 
 
 def test_replay_needs_recorded_ticks_and_copies_the_cast():
-    from voyage.engine.runner import advance, transcript_sha256
+    from tests.oracle import assert_same_transcript
+    from voyage.engine.runner import advance
 
     run = configure_run("1912", cast=CAST, seed=5, ticks=12)
     before = counts()
@@ -132,7 +133,7 @@ def test_replay_needs_recorded_ticks_and_copies_the_cast():
     replay = replay_run(run)
     assert replay.replay_of == run and replay.target_ticks == 12 and replay.profile is None
     advance(replay, 12)
-    assert transcript_sha256(replay) == transcript_sha256(run)
+    assert_same_transcript(replay, run)
 
 
 def test_a_started_run_refuses_changes_except_budget_and_length_growing():

@@ -10,8 +10,9 @@ import time
 
 import pytest
 
+from tests.oracle import assert_same, reference_with_events, transcript_through
 from tests.services import require
-from voyage.bench.fleet import ScratchDB, Worker, manage_json, postgres_available, redis_available, reference, wait_for
+from voyage.bench.fleet import ScratchDB, Worker, manage_json, postgres_available, redis_available, wait_for
 
 TICKS = 150
 SEED = 7
@@ -39,7 +40,7 @@ def event_log_shape(db: ScratchDB, run_id: int) -> tuple[int, int, int, int]:
 @pytest.mark.parametrize("backend", list(BACKENDS))
 def test_run_survives_sigkill_of_the_worker(backend, tmp_path):
     services_for(backend)
-    expected = reference(TICKS, SEED)
+    expected = reference_with_events(TICKS, SEED)
     rng_seed = int(os.environ.get("VOYAGE_CRASH_SEED", random.randrange(1 << 30)))
     rng = random.Random(rng_seed)
     with ScratchDB(**BACKENDS[backend]) as db:
@@ -69,8 +70,7 @@ def test_run_survives_sigkill_of_the_worker(backend, tmp_path):
         tick, state, error = db.run_row(run_id)
         assert (tick, state, error) == (TICKS, "finished", ""), context
         assert sum(1 for k in kills if k < TICKS) >= 2, f"the kills must land mid-run: {context}"
-        status = manage_json(env, "voyage_status", "--json", "--run", str(run_id))[0]
-        assert status["transcript_sha256"] == expected["transcript_sha256"], context
+        assert_same(transcript_through(db.query, run_id), expected["events"], f"transcripts ({context})")
         count, distinct, first, last = event_log_shape(db, run_id)
         assert (count, distinct, first, last) == (count, count, 0, count - 1), f"duplicate or gap in seq: {context}"
         memories = db.query("SELECT COUNT(*) FROM memory_stream WHERE run_id = %s", (run_id,))[0][0]

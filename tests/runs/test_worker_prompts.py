@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.oracle import assert_same, transcript_through
 from tests.prompt_lab import Config, Lab, Made, same_calls, wait_finished
 from tests.services import require
 from tests.words_server import WordsServer
@@ -45,7 +46,7 @@ def test_the_worker_in_chunks_of_one_tick_sends_run_voyages_prompts(backend, lay
         print(f"\n| worker {backend} {layout}, chunks of 1 tick | {reference.figures['transcript_sha256'][:16]} | "
               f"{status['transcript_sha256'][:16]} | {same_calls(calls, reference.calls) or 'yes'} |")
         assert sum(1 for c in calls if c["recalled"]) >= 10, "recall found rows: the state each chunk loads"
-        assert status["transcript_sha256"] == reference.figures["transcript_sha256"]
+        assert_same(transcript_through(db.query, run_id), reference.events)
         assert status["memory_sha256"] == reference.figures["memory_sha256"]
         assert same_calls(calls, reference.calls) is None
         audit = lab.audit(run_id, "--sample", "40")

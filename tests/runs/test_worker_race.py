@@ -7,8 +7,9 @@ import subprocess
 
 import pytest
 
+from tests.oracle import assert_same, reference_with_events, transcript_through
 from tests.services import require
-from voyage.bench.fleet import MANAGE, ROOT, ScratchDB, manage_json, postgres_available, reference
+from voyage.bench.fleet import MANAGE, ROOT, ScratchDB, manage_json, postgres_available
 
 TICKS = 150  # the crash tests' run: the reference is computed once
 SEED = 7
@@ -35,7 +36,7 @@ while True:
 def test_two_processes_never_both_advance_a_run(kind, tmp_path):
     if kind == "postgres":
         require("PostgreSQL at 127.0.0.1:5432", postgres_available())
-    expected = reference(TICKS, SEED)
+    expected = reference_with_events(TICKS, SEED)
     with ScratchDB(kind) as db:
         env = db.env(VOYAGE_CHUNK_TICKS=5)
         run_id = manage_json(env, "start_voyage", "--ticks", str(TICKS), "--seed", str(SEED))[0]["run_id"]
@@ -61,5 +62,4 @@ def test_two_processes_never_both_advance_a_run(kind, tmp_path):
             outcomes = {r["outcome"] for r in rs}
             assert "skipped" in outcomes and outcomes & {"chained", "finished"}, outcomes
         assert db.run_row(run_id) == (TICKS, "finished", "")
-        status = manage_json(env, "voyage_status", "--json", "--run", str(run_id))[0]
-        assert status["transcript_sha256"] == expected["transcript_sha256"]
+        assert_same(transcript_through(db.query, run_id), expected["events"])
