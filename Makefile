@@ -85,7 +85,7 @@ status: migrate
 	@$(PY) manage.py voyage_status
 
 test: install-test
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q --durations=30
 
 bench: migrate
 	$(PY) manage.py bench engine --days 1
