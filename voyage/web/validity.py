@@ -30,7 +30,7 @@ def shares_svg(ref: dict):
              f'role="img" aria-label="answers of {escape(ref["item"])}: agents and people">']
     y = 2
     for option, agents, people in zip(options, ref.get("agents_shares") or [0] * len(options), ref["people_shares"]):
-        parts.append(f'<text x="0" y="{y + BAR_H - 3}" font-size="11">{escape(option)[:40]}</text>')
+        parts.append(f'<text x="0" y="{y + BAR_H - 3}" font-size="11">{escape(option[:40])}</text>')
         for share, colour, who in ((agents, "#1f77b4", "agents"), (people, "#d62728", "people")):
             parts.append(f'<rect x="250" y="{y}" width="{BAR_W * share:.1f}" height="{BAR_H - 2}" fill="{colour}">'
                          f'<title>{who}: {share:.3f}</title></rect><text x="{254 + BAR_W * share:.1f}" '
