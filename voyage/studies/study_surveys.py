@@ -138,7 +138,7 @@ def _administer_due(study: Study, run: Run, spec: dict) -> int:
     if run.tick < spec["tick"] or Survey.objects.filter(run=run, tick=spec["tick"], instrument=spec["instrument"],
                                                         made_by=made_by).exists():
         return 0
-    settle_run(run.pk, before_tick=spec["tick"] + 1)
+    catch_up_run(run.pk, before_tick=spec["tick"] + 1)
     try:
         administer(run, spec["instrument"], spec["tick"], made_by=made_by)
     except IntegrityError:
