@@ -3,7 +3,7 @@ import io
 import json
 import logging
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 import pytest
 from django.core.management import call_command
@@ -49,23 +49,21 @@ def run_on(server, ticks, schedule=Run.SIMULTANEOUS, **profile_extra) -> Run:
     return advance(run, ticks, gateway=gateway)
 
 
-RETRY_LOG = re.compile(r"^(\w+) call \(tick (\d+), ([^)]+)\) attempt (\d+) failed: (\w+)")
+CLIENT_LOST = re.compile(r"^(\w+) call \(tick (\d+), ([^)]+)\) (?:attempt \d+ failed|gave up): "
+                         r"(?:APITimeoutError|APIConnectionError)")
 
 
-def client_timeouts(records) -> set[tuple]:
-    """(purpose, tick, agent, attempt) of each attempt the gateway gave up on as timed out: on a loaded
-    machine a request the server answered without a fault can still come back after the client's timeout."""
-    found = set()
-    for r in records:
-        if (m := RETRY_LOG.match(r.getMessage())) and m[5] in ("APITimeoutError", "APIConnectionError"):
-            found.add((m[1], int(m[2]), m[3], int(m[4])))
-    return found
+def client_lost(records) -> Counter:
+    """Per call (purpose, tick, agent): the attempts whose answer the gateway's client never got (timed out, or
+    the connection lost), from the gateway's own log. On a loaded machine a request can outlast the client's
+    timeout without any fault injected, answered late by the server or not yet read by it at all."""
+    return Counter(m.groups() for r in records if (m := CLIENT_LOST.match(r.getMessage())))
 
 
 def assert_every_fault_shows(run, server, retries, log_records=()):
     """Each request the server saw belongs to a recorded call; each fault is a retry, an ACTION_FAIL or a skip.
-    A request answered without a fault is retried only where the gateway logged that its client timed out."""
-    timed_out = client_timeouts(log_records)
+    Beyond the faults injected, only an attempt the client logged as lost may be retried."""
+    lost = client_lost(log_records)
     requests = defaultdict(list)
     for r in server.records:
         requests[r["digest"]].append(r["fault"])
@@ -74,21 +72,28 @@ def assert_every_fault_shows(run, server, retries, log_records=()):
     for c in calls:
         grouped[messages_digest(c.prompt)].append(c)
     assert set(requests) <= set(grouped), "the server saw a request no call recorded"
+
+    def slack(call, faults) -> int:  # client-side losses the injected faults do not explain
+        who = call.agent.persona.key if call.agent_id else "-"
+        return max(0, lost[(call.purpose, str(call.tick), who)] - faults.count("timeout") - faults.count("drop"))
+
     for digest, same in grouped.items():  # calls with one prompt (e.g. importance of a canned answer)
-        assert sum(c.attempts for c in same) == len(requests[digest]), (same[0].purpose, same[0].tick)
+        seen_by_server = len(requests[digest])
+        extra = sum(slack(c, requests[digest]) for c in same)
+        assert seen_by_server <= sum(c.attempts for c in same) <= seen_by_server + extra, (same[0].purpose, same[0].tick)
     by_digest = {d: same[0] for d, same in grouped.items() if len(same) == 1}
     assert len(by_digest) > 0.9 * len(calls)
     seen = defaultdict(int)
     for digest, call in by_digest.items():
         faults = requests[digest]
-        assert call.attempts == len(faults), (call.purpose, call.tick, faults)
-        who = call.agent.persona.key if call.agent_id else "-"
-        for attempt, f in enumerate(faults[:-1], start=1):
-            # only a transport fault makes the gateway try again (the client's own timeout is one)
-            assert f in TRANSPORT_FAULTS or (call.purpose, call.tick, who, attempt) in timed_out, (call.purpose, call.tick, faults)
+        extra = slack(call, faults)
+        assert len(faults) <= call.attempts <= len(faults) + extra, (call.purpose, call.tick, faults)
+        # only a transport fault makes the gateway try again, or the client's own lost attempt
+        assert all(f in TRANSPORT_FAULTS or f is None for f in faults[:-1]), (call.purpose, call.tick, faults)
+        assert faults[:-1].count(None) <= extra, (call.purpose, call.tick, faults)
         last = faults[-1]
         if not call.answered:
-            assert last in TRANSPORT_FAULTS and call.attempts == retries + 1 and call.error
+            assert (last in TRANSPORT_FAULTS or extra) and call.attempts == retries + 1 and call.error
             if call.purpose == "action":
                 assert call.outcome == LLMCall.ACTION_FAIL
             else:  # a logged, skipped step (memory purposes record it as an error with the reason)
