@@ -72,3 +72,12 @@ def test_a_virtual_tables_shadow_tables_are_left_to_it():
     assert scratch._statements(rows) == ["CREATE TABLE memory_stream (id integer)",
                                          "CREATE VIRTUAL TABLE memory_fts USING fts5(words)",
                                          "CREATE INDEX memory_by_agent ON memory_stream (id)"]
+
+
+@pytest.mark.django_db
+def test_a_main_database_that_is_not_sqlite_gets_the_same_schema_from_a_migrated_template():
+    """The path a PostgreSQL main database takes (migrated once per process), checked against the
+    schema this SQLite test database holds: the same statements."""
+    with sqlite3.connect(scratch._migrated_template()) as raw:
+        from_template = scratch._statements(raw.execute(scratch.SCHEMA).fetchall())
+    assert sorted(from_template) == sorted(scratch.main_schema())
