@@ -13,6 +13,8 @@ from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html
 
 from voyage.drafting.jobs import settle_abandoned, submit, submit_check
 from voyage.drafting.pipeline import AskRefused, check_ask
@@ -101,3 +103,22 @@ def draft_job_view(request, job_id: int):
     context.update(job=job, install_form=install_form, refresh_s=REFRESH_S,
                    json_line=json.dumps(job.summary, ensure_ascii=False) if job.summary is not None else "")
     return TemplateResponse(request, "admin/world/scenario/draft_job.html", context)
+
+
+@admin.register(DraftJob)
+class DraftJobAdmin(admin.ModelAdmin):
+    """The draft jobs, to look at (each one's own page shows its report and file); made only by
+    "Draft a world" and by the worker."""
+    list_display = ("id", "kind", "state", "people", "rooms", "profile", "created_at", "installed_slug", "page")
+    list_filter = ("state", "kind")
+    readonly_fields = [f.name for f in DraftJob._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="page")
+    def page(self, job):
+        return format_html('<a href="{}">the draft\'s page</a>', reverse("scenario_draft_job", args=[job.pk]))
