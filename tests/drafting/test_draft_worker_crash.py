@@ -1,50 +1,54 @@
-"""Nothing half-made when the worker dies: a real `manage.py qcluster` checks an edited draft that
-asks to be installed; the test SIGKILLs the whole cluster during the draft's offline day. The job
-is then marked failed with the reason the moment someone looks (its page, or the next draft), and
-no scenario was installed. A real worker on a scratch SQLite file; ~20 s, the only test that kills
-a worker in the middle of a draft."""
+"""Nothing half-made when the worker dies: a real `manage.py qcluster` (on this test's database
+file) checks an edited draft that asks to be installed; the test SIGKILLs the whole cluster during
+the draft's offline day. The job is then marked failed with the reason the moment someone looks
+(its page, or the next draft), and no scenario was installed. The only test that kills a worker in
+the middle of a draft (~15 s: a worker starting, and a draft's check and part of its day)."""
 from __future__ import annotations
 
-import json
+import os
 
-from voyage.bench.fleet import ScratchDB, Worker, manage, wait_for
+import pytest
+from django.db import connection
 
-QUEUE_A_CHECK = """
-import json
+from voyage.bench.fleet import Worker, wait_for
 from voyage.drafting.author import Spend, ask_stage, stage_request
-from voyage.drafting.jobs import submit_check
+from voyage.drafting.jobs import settle_abandoned, submit_check
 from voyage.gateway.offline import OfflineModel
+from voyage.models import DraftJob
 from world.drafting.check import draft_problems
 from world.drafting.limits import DraftAsk
 from world.drafting.stages import STAGES, assemble
-ask = DraftAsk("A mountain hut above the Lotschental with a stove room, a drying room and a bunk loft.", people=5, rooms=6)
-answers = {}
-for stage in STAGES:
-    answers[stage] = ask_stage(OfflineModel(seed=0), stage_request(stage, ask, answers), Spend())
-text, problems = draft_problems(assemble(answers), ask)
-assert not problems, problems
-print(json.dumps({"job": submit_check(text, ask).pk}))
-"""
+from world.models import Scenario
+
+ASK = DraftAsk("A mountain hut above the Lotschental with a stove room, a drying room and a bunk loft.", people=5,
+               rooms=6)
 
 
+def scripted_text() -> str:
+    """The offline policy's draft of ASK, checked (no day run)."""
+    answers = {}
+    for stage in STAGES:
+        answers[stage] = ask_stage(OfflineModel(seed=0), stage_request(stage, ASK, answers), Spend())
+    text, problems = draft_problems(assemble(answers), ASK)
+    assert not problems, problems
+    return text
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_worker_killed_during_a_drafts_day_leaves_a_failed_job_and_no_scenario(tmp_path):
-    with ScratchDB("sqlite") as db:
-        env = db.env()
-        job = json.loads(manage(env, "shell", "-c", QUEUE_A_CHECK).strip().splitlines()[-1])["job"]
-        scenarios = db.query("SELECT COUNT(*) FROM world_scenario")[0][0]
-        worker = Worker(env, tmp_path / "worker.log")
-        try:
-            wait_for(lambda: db.query("SELECT step FROM voyage_draftjob WHERE id = %s", (job,))[0][0]
-                     == "the offline day", 120, interval=0.02, what="the worker to reach the draft's offline day")
-        finally:
-            worker.kill()
-        assert db.query("SELECT state FROM voyage_draftjob WHERE id = %s", (job,)) == [("drafting",)]
-        settled = manage(env, "shell", "-c", "from voyage.drafting.jobs import settle_abandoned; "
-                                             "print(settle_abandoned())")
-        assert settled.strip().splitlines()[-1] == f"[{job}]"
-        [(state, error, slug)] = db.query("SELECT state, error, installed_slug FROM voyage_draftjob WHERE id = %s",
-                                          (job,))
-        assert state == "failed" and "the worker stopped while working on this draft" in error and slug == ""
-        assert "nothing was installed" in error
-        assert db.query("SELECT COUNT(*) FROM world_scenario")[0][0] == scenarios
-        assert db.query("SELECT COUNT(*) FROM world_scenario WHERE slug LIKE %s", ("%-draft",)) == [(0,)]
+    scenarios = set(Scenario.objects.values_list("slug", flat=True))
+    job = submit_check(scripted_text(), ASK)  # on the broker once committed, as the admin queues it
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env.update(DATABASE_URL=f"sqlite:///{connection.settings_dict['NAME']}", PYTHONUNBUFFERED="1")
+    worker = Worker(env, tmp_path / "worker.log")
+    try:
+        wait_for(lambda: DraftJob.objects.filter(pk=job.pk, step="the offline day").exists(), 120, interval=0.02,
+                 what="the worker to reach the draft's offline day")
+    finally:
+        worker.kill()
+    assert DraftJob.objects.get(pk=job.pk).state == DraftJob.DRAFTING
+    assert settle_abandoned() == [job.pk]
+    job.refresh_from_db()
+    assert job.state == DraftJob.FAILED and not job.installed_slug and job.summary is None
+    assert "the worker stopped while working on this draft" in job.error and "nothing was installed" in job.error
+    assert set(Scenario.objects.values_list("slug", flat=True)) == scenarios
