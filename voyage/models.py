@@ -340,3 +340,49 @@ class ApiToken(models.Model):
         token = self.PREFIX + secrets.token_urlsafe(32)
         self.digest, self.hint = self.digest_of(token), token[:8]
         return token
+
+
+class DraftJob(models.Model):
+    """A world drafted from a paragraph on the worker (voyage/drafting/jobs.py), or a draft as the
+    storyteller edited it, checked, proved by its day and installed there. The worker claims it
+    with a conditional update (queued -> drafting), so a task delivered twice drafts once; it ends
+    done (the report is here, whatever it says) or failed (no report: the worker died, ran out of
+    time, or the pipeline raised). Nothing is installed unless the report says so."""
+
+    QUEUED, DRAFTING, DONE, FAILED = "queued", "drafting", "done", "failed"
+    STATES = [(s, s) for s in (QUEUED, DRAFTING, DONE, FAILED)]
+    DRAFT, CHECK = "draft", "check"
+    KINDS = [(DRAFT, "draft from a paragraph"), (CHECK, "check and install an edited draft")]
+
+    kind = models.CharField(max_length=5, choices=KINDS, default=DRAFT)
+    state = models.CharField(max_length=8, choices=STATES, default=QUEUED)
+    step = models.CharField(max_length=120, blank=True, default="", help_text="what the worker is doing now")
+    paragraph = models.TextField()
+    people = models.PositiveSmallIntegerField()
+    rooms = models.PositiveSmallIntegerField()
+    repair_rounds = models.PositiveSmallIntegerField(default=0)
+    budget = models.FloatField(default=0.0, help_text="dollars at most, at the profile's prices")
+    profile = models.CharField(max_length=120, blank=True, default="", help_text="blank: the offline policy")
+    projection = models.CharField(max_length=300, blank=True, default="")
+    install = models.BooleanField(default=False, help_text="install the draft if it passes everything")
+    text = models.TextField(blank=True, default="", help_text="the draft's file: edited (check) or drafted (draft)")
+    report = models.JSONField(default=list, blank=True, help_text="the report's lines")
+    summary = models.JSONField(null=True, blank=True, help_text="the report's JSON line, parsed")
+    error = models.TextField(blank=True, default="")
+    installed_slug = models.CharField(max_length=50, blank=True, default="")
+    claimed_by = models.CharField(max_length=80, blank=True, default="")
+    created_by = models.ForeignKey("auth.User", null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="draft_jobs")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self):
+        return f"draft job {self.pk} ({self.kind}, {self.state})"
+
+    @property
+    def over(self) -> bool:
+        return self.state in (self.DONE, self.FAILED)

@@ -78,6 +78,10 @@ VOYAGE_TASK_TIMEOUT = env_int("VOYAGE_TASK_TIMEOUT", 300)
 VOYAGE_CHUNK_TICKS = env_int("VOYAGE_CHUNK_TICKS", 480)
 VOYAGE_CHUNK_SECONDS = env_int("VOYAGE_CHUNK_SECONDS", 20)
 VOYAGE_STALE_SECONDS = env_int("VOYAGE_STALE_SECONDS", VOYAGE_TASK_TIMEOUT + 60)
+# A world drafted from a paragraph (voyage/drafting/jobs.py) is one task on the default queue with
+# a timeout of its own: a real model drafts for minutes. A task redelivered while its draft still
+# runs (after `retry`) finds the job claimed and does nothing.
+VOYAGE_DRAFT_TIMEOUT = env_int("VOYAGE_DRAFT_TIMEOUT", 3600)
 if not 0 < VOYAGE_CHUNK_SECONDS < VOYAGE_TASK_TIMEOUT or VOYAGE_CHUNK_TICKS < 1:
     raise ImproperlyConfigured("VOYAGE_CHUNK_TICKS must be >= 1 and 0 < VOYAGE_CHUNK_SECONDS < VOYAGE_TASK_TIMEOUT.")
 

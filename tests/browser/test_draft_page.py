@@ -1,5 +1,7 @@
-"""A storyteller drafts a world in the admin on the offline policy, reads the report, installs it,
-and starts a run on it that a real worker advances. Checked against the database."""
+"""A storyteller drafts a world in the admin on the offline policy, on a real worker (the draft's page
+shows the job until the worker has drafted it, reloading itself), reads the report, installs it (a
+job of its own on the worker), and starts a run on it that the worker advances. Checked against the
+database."""
 import json
 
 from playwright.sync_api import expect
@@ -18,12 +20,17 @@ def test_staff_drafts_a_world_installs_it_and_starts_a_run_on_it(staff_page, sit
     page.fill("#id_people", "4")
     page.fill("#id_rooms", "5")
     page.click("input[name=draft]")
+    expect(page.locator("#draft-job")).to_contain_text("Drafting a world: 4 people, 5 rooms at most")
+    [(job_id, paragraph)] = site.query("SELECT id, paragraph FROM voyage_draftjob WHERE kind = 'draft' "
+                                       "ORDER BY id DESC LIMIT 1")
+    assert paragraph == PARAGRAPH and page.url.endswith(f"/admin/world/scenario/draft/{job_id}/")
     report = page.locator("#draft-report")
     expect(report).to_contain_text("scripted: the offline policy, not a language model", timeout=120_000)
     expect(report).to_contain_text("audits: privacy 0 leaks")
     line = json.loads(page.locator("#draft-json").inner_text())
     assert line["valid"] and not line["installed"] and line["slug"] == "ashcombe-draft"
     assert site.query("SELECT COUNT(*) FROM world_scenario WHERE slug = %s", ("ashcombe-draft",))[0][0] == 0
+    assert site.query("SELECT state FROM voyage_draftjob WHERE id = %s", (job_id,)) == [("done",)]
 
     page.click("input[name=install]")
     expect(page.locator(".messagelist")).to_contain_text("Scenario 'ashcombe-draft' installed", timeout=120_000)

@@ -26,7 +26,8 @@ pytestmark = pytest.mark.django_db
 
 # Every function path the code has queued or scheduled, old layouts' included.
 STORED_PATHS = ("voyage.tasks.run_chunk", "voyage.tasks.rescue_task", tasks.RUN_CHUNK, tasks.RESCUE_TASK,
-                "voyage.studies.scheduler.pump", "memories.jobs.perform", "memories.attempts.rescue_task")
+                "voyage.studies.scheduler.pump", "memories.jobs.perform", "memories.attempts.rescue_task",
+                "voyage.drafting.jobs.draft_task")
 
 
 @pytest.mark.parametrize("path", STORED_PATHS)

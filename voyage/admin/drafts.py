@@ -1,20 +1,26 @@
-"""The admin's "Draft a world": a paragraph, the sizes and the profile; then the draft's report and
-its file to read and edit; then "Check and install", which checks the file as it stands, runs its
-offline day again and installs it only if everything passes. Model output is shown escaped (the
-template's autoescape), never as markup."""
+"""The admin's "Draft a world": a paragraph, the sizes and the profile, refused at once when the
+ask or its projected cost is wrong; otherwise a draft job goes to the worker (voyage/drafting/jobs.py)
+and the browser goes to the job's page, which shows the worker's step (reloading itself) and then
+the report and the draft's file to read and edit. "Check and install" queues the file as it stands
+as a job of its own: checked, its offline day run again, installed only if everything passes.
+Model output is shown escaped (the template's autoescape), never as markup."""
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin, messages
+import json
+
+from django.contrib import admin
 from django.core.exceptions import PermissionDenied
-from django.shortcuts import redirect
+from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.html import format_html
 
-from voyage.drafting.pipeline import AskRefused, check_ask, draft_world, recheck
+from voyage.drafting.jobs import settle_abandoned, submit, submit_check
+from voyage.drafting.pipeline import AskRefused, check_ask
 from voyage.drafting.profile import NoSuchProfile, author_for
 from voyage.drafting.projection import over_budget, project
-from voyage.models import ModelProfile
+from voyage.models import DraftJob, ModelProfile
 from world.drafting.limits import (DEFAULT_PEOPLE, DEFAULT_REPAIR_ROUNDS, DEFAULT_ROOMS, MAX_PARAGRAPH, MAX_PEOPLE,
                                    MAX_REPAIR_ROUNDS, MAX_ROOMS, DraftAsk)
 from world.models import Scenario
@@ -50,12 +56,17 @@ class InstallForm(forms.Form):
         return DraftAsk(d["paragraph"], people=d["people"], rooms=d["rooms"])
 
 
-def draft_view(request):
+REFRESH_S = 2  # how often a job's page reloads itself while the worker works
+
+
+def _context(request, title: str) -> dict:
     if not request.user.has_perm("world.add_scenario"):
         raise PermissionDenied
-    context = {**admin.site.each_context(request), "title": "Draft a world", "opts": Scenario._meta}
-    if request.method == "POST" and "install" in request.POST:
-        return _install(request, context)
+    return {**admin.site.each_context(request), "title": title, "opts": Scenario._meta}
+
+
+def draft_view(request):
+    context = _context(request, "Draft a world")
     form = DraftForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -69,28 +80,45 @@ def draft_view(request):
             if why := over_budget(projection, form.cleaned_data["budget"]):
                 form.add_error(None, f"nothing was drafted: {why}")
             else:
-                report = draft_world(ask, author.gateway(), drafted_by=author.name, budget=form.cleaned_data["budget"])
-                context.update(projection=str(projection), report=report, install_form=_install_form(report, ask))
-    context["form"] = form
+                job = submit(ask, profile=form.cleaned_data["profile"], budget=form.cleaned_data["budget"],
+                             projection=f"{projection}; drafting with {author.name}", user=request.user)
+                return redirect("scenario_draft_job", job_id=job.pk)
+    context.update(form=form, jobs=DraftJob.objects.filter(kind=DraftJob.DRAFT)[:10])
     return TemplateResponse(request, "admin/world/scenario/draft.html", context)
 
 
-def _install_form(report, ask: DraftAsk):
-    if not report.text:
-        return None
-    return InstallForm(initial={"text": report.text, "paragraph": ask.paragraph, "people": ask.people,
-                                "rooms": ask.rooms})
+def draft_job_view(request, job_id: int):
+    context = _context(request, f"Draft job {job_id}")
+    settle_abandoned()
+    job = get_object_or_404(DraftJob, pk=job_id)
+    install_form = None
+    if request.method == "POST" and "install" in request.POST:
+        install_form = InstallForm(request.POST)
+        if install_form.is_valid():
+            check = submit_check(install_form.cleaned_data["text"], install_form.ask(), user=request.user)
+            return redirect("scenario_draft_job", job_id=check.pk)
+    elif job.state == DraftJob.DONE and job.text and not job.installed_slug:
+        install_form = InstallForm(initial={"text": job.text, "paragraph": job.paragraph, "people": job.people,
+                                            "rooms": job.rooms})
+    context.update(job=job, install_form=install_form, refresh_s=REFRESH_S,
+                   json_line=json.dumps(job.summary, ensure_ascii=False) if job.summary is not None else "")
+    return TemplateResponse(request, "admin/world/scenario/draft_job.html", context)
 
 
-def _install(request, context):
-    form = InstallForm(request.POST)
-    if not form.is_valid():
-        context.update(form=DraftForm(), install_form=form)
-        return TemplateResponse(request, "admin/world/scenario/draft.html", context)
-    report = recheck(form.cleaned_data["text"], form.ask(), install=True)
-    if report.installed:
-        messages.success(request, f"Scenario {report.slug!r} installed: it passed the checks, its offline day and "
-                                  f"the audits.")
-        return redirect(reverse("admin:world_scenario_changelist"))
-    context.update(form=DraftForm(), report=report, install_form=form)
-    return TemplateResponse(request, "admin/world/scenario/draft.html", context)
+@admin.register(DraftJob)
+class DraftJobAdmin(admin.ModelAdmin):
+    """The draft jobs, to look at (each one's own page shows its report and file); made only by
+    "Draft a world" and by the worker."""
+    list_display = ("id", "kind", "state", "people", "rooms", "profile", "created_at", "installed_slug", "page")
+    list_filter = ("state", "kind")
+    readonly_fields = [f.name for f in DraftJob._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="page")
+    def page(self, job):
+        return format_html('<a href="{}">the draft\'s page</a>', reverse("scenario_draft_job", args=[job.pk]))

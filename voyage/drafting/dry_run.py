@@ -1,12 +1,12 @@
 """One simulated day of a drafted world on the offline policy (its own phrasebook, no model), in a
-transaction that is rolled back: the world is written, a run of every persona plays the day with
-its memory jobs inline, the audits read what it left, and nothing of it stays in the database."""
+scratch database (voyage/drafting/scratch.py): the world is written, a run of every persona plays
+the day with its memory jobs inline, the audits read what it left, and the scratch is thrown away.
+The main database is never written nor locked by it: the web and the worker go on meanwhile."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from django.db import transaction
-
+from voyage.drafting.scratch import scratch_database
 from voyage.engine.runner import advance, create_run
 from voyage.gateway.offline import OfflineModel
 from voyage.models import Event, LLMCall, Run
@@ -31,23 +31,13 @@ class DayFigures:
         return asdict(self)
 
 
-class _Rollback(Exception):
-    pass
-
-
 def dry_run(data: dict, paragraph: str) -> tuple[DayFigures, Audits]:
-    result = {}
-    try:
-        with transaction.atomic():
-            scenario = write({**data, "slug": f"dry-run-{data['slug']}"[:50]})
-            run = create_run(scenario, seed=SEED, schedule=Run.SIMULTANEOUS, target_ticks=TICKS_PER_DAY)
-            advance(run, TICKS_PER_DAY, gateway=OfflineModel(seed=SEED, phrasebook=scenario.phrasebook),
-                    memory_inline=True)
-            result["figures"], result["audits"] = day_figures(run), audit_run(run, paragraph)
-            raise _Rollback
-    except _Rollback:
-        pass
-    return result["figures"], result["audits"]
+    with scratch_database():
+        scenario = write(data)
+        run = create_run(scenario, seed=SEED, schedule=Run.SIMULTANEOUS, target_ticks=TICKS_PER_DAY)
+        advance(run, TICKS_PER_DAY, gateway=OfflineModel(seed=SEED, phrasebook=scenario.phrasebook),
+                memory_inline=True)
+        return day_figures(run), audit_run(run, paragraph)
 
 
 def day_figures(run) -> DayFigures:

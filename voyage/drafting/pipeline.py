@@ -4,6 +4,7 @@ everything. What happened is one DraftReport, whatever the outcome."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from django.db import transaction
 
@@ -28,21 +29,29 @@ def check_ask(ask: DraftAsk) -> None:
         raise AskRefused("; ".join(problems))
 
 
+def _quiet(step: str) -> None:
+    pass
+
+
 def draft_world(ask: DraftAsk, gateway: Gateway, *, drafted_by: str, budget: float,
-                install: bool = False) -> DraftReport:
+                install: bool = False, step: Callable[[str], None] = _quiet) -> DraftReport:
     """Draft, check, repair, dry-run and (if asked and everything passed) install. The ask must have
-    passed check_ask; the projection and budget were said before this is called."""
+    passed check_ask; the projection and budget were said before this is called. `step` hears what
+    is being done next (the worker shows it on the draft's page)."""
     report = DraftReport(ask=ask, drafted_by=drafted_by, checker=checker_trust(ask))
     spend = Spend()
     try:
         answers = {}
         for stage in STAGES:
+            step(f"drafting: {stage}")
             answers[stage] = ask_stage(gateway, stage_request(stage, ask, answers), _within(spend, budget))
+        step("checking")
         report.text, problems = draft_problems(assemble(answers), ask)
         report.first_problems = list(problems)
         for n in range(1, ask.repair_rounds + 1):
             if not problems:
                 break
+            step(f"repair round {n} of at most {ask.repair_rounds}")
             problems = _repair_round(report, n, ask, gateway, answers, problems, spend, budget)
         report.problems = problems
     except DraftFailed as exc:
@@ -51,28 +60,37 @@ def draft_world(ask: DraftAsk, gateway: Gateway, *, drafted_by: str, budget: flo
         gateway.close()
         report.spend = spend
     if report.valid:
-        started = time.process_time()
-        report.day, report.audits = dry_run(assemble(answers), ask.paragraph)
-        report.dry_run_cpu_s = round(time.process_time() - started, 2)
+        step("the offline day")
+        _prove(report, assemble(answers))
     if install:
-        _install(report)
+        step("installing")
+        install_draft(report)
     return report
 
 
-def recheck(text: str, ask: DraftAsk, *, install: bool = False) -> DraftReport:
+def recheck(text: str, ask: DraftAsk, *, install: bool = False, step: Callable[[str], None] = _quiet) -> DraftReport:
     """A draft as the storyteller edited it: checked, proved by its day and installed (if asked)
     exactly as a drafted one; no model is called."""
     report = DraftReport(ask=ask, drafted_by="edited", checker=checker_trust(ask))
+    step("checking")
     data, problems = read_scenario(text)
     if data is not None:
         _, problems = draft_problems(data, ask)
     report.text, report.problems = text, problems
     report.first_problems = list(report.problems)
     if report.valid:
-        report.day, report.audits = dry_run(data, ask.paragraph)
+        step("the offline day")
+        _prove(report, data)
     if install:
-        _install(report)
+        step("installing")
+        install_draft(report)
     return report
+
+
+def _prove(report: DraftReport, data: dict) -> None:
+    started = time.process_time()
+    report.day, report.audits = dry_run(data, report.ask.paragraph)
+    report.dry_run_cpu_s = round(time.process_time() - started, 2)
 
 
 def _within(spend: Spend, budget: float) -> Spend:
@@ -100,7 +118,8 @@ def _said(problem) -> str:
     return f"{problem.path}: {problem.message} (rule: {problem.rule})"
 
 
-def _install(report: DraftReport) -> None:
+def install_draft(report: DraftReport) -> None:
+    """Install a draft that passed everything, in one transaction (within the caller's, if any)."""
     report.install_asked = True
     if not report.passed:
         return

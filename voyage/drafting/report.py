@@ -105,7 +105,7 @@ class DraftReport:
             out += [f"  {p}" for p in self.problems]
         if self.day is not None:
             d = self.day
-            out.append(f"dry run (one offline day, rolled back; {self.dry_run_cpu_s} s CPU): {d.actions} actions, "
+            out.append(f"dry run (one offline day, in a scratch database; {self.dry_run_cpu_s} s CPU): {d.actions} actions, "
                        f"{d.action_fails} ACTION_FAILs, rungs reached {d.rungs_reached}, rooms visited "
                        f"{d.rooms_visited}/{d.rooms}, deaths {d.deaths}")
             a = self.audits
