@@ -77,16 +77,20 @@ def administrations(run: Run, name: str) -> list[tuple[str, int]]:
     return list(seen.items())
 
 
-def sheets(run: Run, administration: str) -> list[Sheet]:
+def sheets(run: Run | int, administration: str) -> list[Sheet]:
+    """The administration's answer sheets, one per agent (run: the run or its id)."""
     rows = (SurveyAnswer.objects.filter(survey__run=run, survey__administration=administration)
-            .select_related("agent__persona").order_by("agent__persona__key", "id"))
+            .order_by("agent__persona__key", "id")
+            .values_list("agent__persona__key", "agent__persona__sex", "agent__persona__age", "item", "value",
+                         "missing_reason"))
     by_agent: dict[str, Sheet] = {}
-    for row in rows:
-        persona = row.agent.persona
-        sheet = by_agent.setdefault(persona.key, Sheet(persona.key, persona.sex, persona.age, {}, {}))
-        sheet.answers[row.item] = row.value
-        if row.missing_reason:
-            sheet.missing[row.item] = row.missing_reason
+    for key, sex, age, item, value, missing_reason in rows:
+        sheet = by_agent.get(key)
+        if sheet is None:
+            sheet = by_agent[key] = Sheet(key, sex, age, {}, {})
+        sheet.answers[item] = value
+        if missing_reason:
+            sheet.missing[item] = missing_reason
     return list(by_agent.values())
 
 
