@@ -136,20 +136,27 @@ def _top_pairs(reduced: np.ndarray, vectors: np.ndarray | None) -> tuple[np.ndar
     Rayleigh-quotient iteration, a few small solves instead of a full decomposition; the caller checks
     at the end that the pair it converged to is the top one."""
     if vectors is not None:
-        v = vectors
+        v = vectors.copy()
+        value = np.empty(len(v))
         eye = np.eye(reduced.shape[1])
-        nudge = SHIFT_NUDGE * np.abs(reduced).max(axis=(1, 2))  # off the eigenvalue, so no solve is singular
+        scale = np.abs(reduced).max(axis=(1, 2))
+        todo = np.arange(len(v))  # the matrices whose pair is not there yet
         try:
             for _ in range(RAYLEIGH_STEPS):
-                value = np.einsum("bi,bij,bj->b", v, reduced, v) + nudge
-                x = np.linalg.solve(reduced - value[:, None, None] * eye, v[:, :, None])[:, :, 0]
-                v = x / np.linalg.norm(x, axis=1, keepdims=True)
-            value = np.einsum("bi,bij,bj->b", v, reduced, v)
-            residual = np.linalg.norm(np.einsum("bij,bj->bi", reduced, v) - value[:, None] * v, axis=1)
-            off = ~(residual <= 1e-12 * np.abs(reduced).max(axis=(1, 2)))  # not there yet (or nan): decompose
-            if off.any():
-                values, vecs = np.linalg.eigh(reduced[off])
-                value[off], v[off] = values[:, -1], vecs[:, :, -1]
+                a, w = reduced[todo], v[todo]
+                # the shift nudged off the eigenvalue, so no solve is singular
+                shift = np.einsum("bi,bij,bj->b", w, a, w) + SHIFT_NUDGE * scale[todo]
+                x = np.linalg.solve(a - shift[:, None, None] * eye, w[:, :, None])[:, :, 0]
+                w = x / np.linalg.norm(x, axis=1, keepdims=True)
+                value[todo] = np.einsum("bi,bij,bj->b", w, a, w)
+                v[todo] = w
+                residual = np.linalg.norm(np.einsum("bij,bj->bi", a, w) - value[todo, None] * w, axis=1)
+                todo = todo[~(residual <= 1e-12 * scale[todo])]  # nan stays to do
+                if not len(todo):
+                    break
+            if len(todo):
+                values, vecs = np.linalg.eigh(reduced[todo])
+                value[todo], v[todo] = values[:, -1], vecs[:, :, -1]
             return value, v
         except np.linalg.LinAlgError:
             pass  # a shift hit an eigenvalue exactly: decompose them all
@@ -157,7 +164,7 @@ def _top_pairs(reduced: np.ndarray, vectors: np.ndarray | None) -> tuple[np.ndar
     return values[:, -1], vecs[:, :, -1]
 
 
-RAYLEIGH_STEPS = 2
+RAYLEIGH_STEPS = 3
 SHIFT_NUDGE = 1e-9
 
 
@@ -182,7 +189,10 @@ def one_factor_many(cov: np.ndarray, iterations: int = 1000, tol: float = 1e-10,
             break
         reduced = cov[active].copy()
         reduced[:, np.arange(k), np.arange(k)] = communal[active]
-        value, vector = _top_pairs(reduced, None if exact or step == 0 else vectors[active])
+        if step == 0 and not exact:  # every matrix starts from the top vector of their mean (resamples are alike)
+            _, mean_vector = _top_pairs(reduced.mean(axis=0)[None], None)
+            vectors[:] = mean_vector
+        value, vector = _top_pairs(reduced, None if exact else vectors[active])
         load = vector * np.sqrt(np.maximum(value, 0.0))[:, None]
         new = np.clip(load ** 2, 0, diag[active])
         converged = np.abs(new - communal[active]).max(axis=1) < tol

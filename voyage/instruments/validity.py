@@ -28,7 +28,7 @@ def administration_at(run: Run, name: str, tick: int, exclude: str = "") -> str 
     return found or None
 
 
-def ask_or_reuse(run: Run, name: str, tick, *, page_size: int, profile: str | None, exclude: str = "",
+def ask_or_reuse(run: Run, name: str, tick, *, page_size: int | None, profile: str | None, exclude: str = "",
                  gateway=None, made_by: str = "manage.py validity", agents=None) -> tuple[str, int]:
     """(administration, tick): the instrument's latest asking at `tick` (not `exclude`), or a new one."""
     if tick is None:
@@ -137,7 +137,7 @@ def item_answers(run: Run, tick: int, administration: str, items) -> dict:
 
 
 def validity(run: Run, name: str, *, at_tick=None, retest_tick=None, reference: list[ReferenceItem] = (),
-             year: int | None = None, profile: str | None = None, page_size: int = 30, gateway=None,
+             year: int | None = None, profile: str | None = None, page_size: int | None = None, gateway=None,
              agents=None) -> dict:
     inst = instrument(name)
     first, tick = ask_or_reuse(run, name, at_tick, page_size=page_size, profile=profile, gateway=gateway,
