@@ -30,6 +30,10 @@ def reasoning_off_default():
     return {"reasoning": {"enabled": False}}
 
 
+INSTRUMENT_PAGE_SIZE = 30  # items of a standard instrument a call, by default
+INSTRUMENT_PAGE_MAX = 50  # a questionnaire's most items (voyage.instruments.questionnaire.MAX_ITEMS)
+
+
 class ModelProfileManager(models.Manager):
     def get_by_natural_key(self, name):
         return self.get(name=name)
@@ -95,6 +99,10 @@ class ModelProfile(models.Model):
     timeout_s = models.FloatField(default=60, help_text="seconds per attempt")
     retries = models.PositiveSmallIntegerField(default=3, help_text="further attempts after the first fails")
     concurrency = models.PositiveSmallIntegerField(default=16, help_text="calls in flight at once, at most")
+    instrument_page_size = models.PositiveSmallIntegerField(
+        default=INSTRUMENT_PAGE_SIZE, help_text=f"items of a standard instrument (the IPIP-NEO-120's 120) asked in one "
+        f"call when this profile answers: 1-{INSTRUMENT_PAGE_MAX}; a small model keeps fewer answers in one call "
+        f"well (SmolLM2: 5-10). A command's --page-size overrides it")
     price_in_per_m = models.DecimalField(max_digits=10, decimal_places=4, default=0,
                                          help_text="price per million prompt tokens")
     price_out_per_m = models.DecimalField(max_digits=10, decimal_places=4, default=0,
@@ -138,6 +146,8 @@ class ModelProfile(models.Model):
             errors["timeout_s"] = "must be more than 0"
         if self.concurrency is not None and self.concurrency < 1:
             errors["concurrency"] = "at least 1"
+        if self.instrument_page_size is not None and not 1 <= self.instrument_page_size <= INSTRUMENT_PAGE_MAX:
+            errors["instrument_page_size"] = f"1 to {INSTRUMENT_PAGE_MAX} items a call"
         if self.temperature is not None and not 0 <= self.temperature <= 2:
             errors["temperature"] = "between 0 and 2"
         for name in ("price_in_per_m", "price_out_per_m"):

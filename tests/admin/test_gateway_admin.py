@@ -31,6 +31,7 @@ def test_a_complete_profile_is_valid_with_the_documented_defaults():
     ({"reasoning_on": "enabled"}, "reasoning_on"),
     ({"timeout_s": 0}, "timeout_s"),
     ({"concurrency": 0}, "concurrency"),
+    ({"instrument_page_size": 51}, "instrument_page_size"),
     ({"temperature": 3}, "temperature"),
     ({"price_in_per_m": -1}, "price_in_per_m"),
 ])
@@ -55,6 +56,7 @@ def test_admin_pages_render_and_show_whether_the_key_is_set_but_never_the_key(cl
     html = "".join(r.content.decode() for r in pages)
     assert "sk-admin-page-secret-99" not in html
     assert "VOYAGE_ADMIN_KEY" in html and "key set here" in html.lower()
+    assert 'name="instrument_page_size" value="30"' in html  # the page size a profile answers in, editable
     assert "model calls: totals per purpose" in html.lower() and "action:" in html
     response = client.post("/admin/voyage/modelprofile/add/", {
         "name": "bad", "kind": "openai", "base_url": "", "model": "m", "api_key_env": "sk-pasted-key",

@@ -50,7 +50,9 @@ def test_a_study_over_an_intervention_runs_on_the_worker_and_compares_its_arms(s
     lamp = ('lamp={"kind": "object_place", "tick": 20, "name": "Brass lamp", "room": "east_corridor", '
             '"text": "<b>It hums.</b>"}')
     made = json.loads(manage(site.env, "study", "create", "--name", "lamp study", "--scenario", "edelweiss",
-                             "--ticks", "40", "--vary", "intervention=none,lamp", "--intervention", lamp))
+                             "--ticks", "40", "--vary", "intervention=none,lamp", "--intervention", lamp,
+                             "--instrument", "ipip-neo-120@30", "--instrument", "ipip-neo-120@40",
+                             "--instrument", "gss-trust@40"))
     assert made["runs"] == 3 and len(made["started"]) == 1  # the base first; its arms wait for it
     page = staff_page
     page.goto("/studies/")
@@ -80,6 +82,35 @@ def test_a_study_over_an_intervention_runs_on_the_worker_and_compares_its_arms(s
     assert [e[1:] for e in events(none, "e.tick >= 20")] != [e[1:] for e in events(with_lamp, "e.tick >= 20")]
     page.get_by_role("link", name=f"run {with_lamp}").click()
     expect(page).to_have_url(re.compile(rf"/runs/{with_lamp}/$"))
+
+    # the report's validity section: each arm's figures beside people's, with their source
+    [(study_id,)] = site.query("SELECT id FROM studies_study WHERE name = 'lamp study'")
+    page.goto(f"/studies/{study_id}/report/")
+    articles = page.locator("#report-validity article.validity-instrument")
+    for _ in range(60):  # the worker asks the instruments of the finished runs on its next pass
+        if articles.count() == 3 and "(not asked yet)" not in page.locator("#report-validity").inner_text():
+            break
+        page.wait_for_timeout(1000)
+        page.reload()
+    expect(articles).to_have_count(3)
+    ipip = page.locator("#report-validity article[data-instrument=ipip-neo-120][data-tick='40']")
+    expect(ipip.locator("h3")).to_have_text("IPIP-NEO-120 at tick 40 (retest against tick 30)")
+    expect(ipip.locator(".validity-arm")).to_have_count(2)
+    domains = ipip.locator(".validity-arm[data-arm='intervention=lamp'] table.validity-domains tbody tr")
+    expect(domains.locator("th")).to_have_text(["N (neuroticism)", "E (extraversion)", "O (openness)",
+                                                "A (agreeableness)", "C (conscientiousness)"])
+    [(agents,)] = site.query("SELECT agents FROM surveys WHERE instrument = 'ipip-neo-120' AND tick = 40 AND page = 1 "
+                             "AND run_id = %s", (with_lamp,))
+    expect(domains.first.locator("td.alpha")).to_contain_text(f"n={agents}")
+    expect(domains.first.locator("td.retest")).to_contain_text(f"n={agents}")
+    expect(domains.first.locator("td.people").first).to_have_text("not available")
+    expect(ipip.locator(".people-source")).to_contain_text("mean α of the five domains 0.84")
+    expect(ipip.locator(".people-source")).to_contain_text("Johnson (2014)")
+    trust = page.locator("#report-validity article[data-instrument=gss-trust] .validity-arm[data-arm='intervention=none'] "
+                         "tr[data-item=trust]")
+    expect(trust.locator("td.people-shares")).to_contain_text("most people can be trusted: ")
+    expect(trust.locator("td.tv")).to_contain_text("[")
+    expect(trust.locator("td.source")).to_contain_text("General Social Survey")
     assert not page_watch.page_errors and not page_watch.dialogs
 
 

@@ -9,7 +9,7 @@ from scipy.stats import wasserstein_distance
 
 from voyage.instruments.distances import (ReferenceCSVError, ReferenceItem, distance, read_reference,
                                           total_variation, wasserstein)
-from voyage.instruments.psychometrics import (NotComputable, cronbach_alpha, icc_3_1, mcdonald_omega,
+from voyage.instruments.psychometrics import (MANY, NotComputable, cronbach_alpha, icc_3_1, mcdonald_omega,
                                               with_interval)
 
 # Shrout & Fleiss (1979), Table 2: six targets rated by four judges; they report ICC(3,1) = .71.
@@ -84,6 +84,28 @@ def test_an_interval_holds_its_value_and_is_seeded():
     m = np.clip(np.round(3 + rng.normal(size=(33, 1)) + rng.normal(size=(33, 6))), 1, 5)
     a, b = with_interval(cronbach_alpha, m, 7), with_interval(cronbach_alpha, m, 7)
     assert a == b and a.low < a.value < a.high and a.n == 33
+
+
+@pytest.mark.parametrize("stat", [cronbach_alpha, mcdonald_omega, icc_3_1])
+@pytest.mark.parametrize("strength", [1.0, 0.3, 0.0])
+def test_the_resamples_computed_together_are_the_loops(stat, strength):
+    """The bootstrap's stacked arithmetic (and omega's factor models followed side by side) gives each
+    resample's figure as the statistic on that resample alone, and leaves out the same ones."""
+    rng = np.random.default_rng(11)
+    m = np.clip(np.round(3 + strength * rng.normal(size=(12, 1)) + 0.8 * rng.normal(size=(12, 8))), 1, 5)
+    m[:, 0] = 3  # an item nobody varies on: its variance 0, as small populations give
+    if stat is icc_3_1:
+        m = m[:, :2]
+    rows = rng.integers(0, 12, (300, 12))
+    rows[0] = 4  # one agent drawn twelve times: no variance, not computable
+    values, ok = MANY[stat](m[rows])
+    for r, value, computable in zip(rows, values, ok):
+        try:
+            expected = stat(m[r])
+        except NotComputable:
+            assert not computable
+            continue
+        assert computable and value == pytest.approx(expected, abs=1e-9)
 
 
 @pytest.mark.parametrize("p,q", [([0.2, 0.3, 0.5], [0.5, 0.3, 0.2]), ([1, 0, 0, 0], [0, 0, 0, 1]),

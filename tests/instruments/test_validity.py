@@ -8,6 +8,7 @@ import io
 import json
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
@@ -16,11 +17,13 @@ from tests.memory_helpers import jobs_inline, run_tables
 from voyage.engine.budget import Budget
 from voyage.engine.runner import advance, transcript_sha256
 from voyage.gateway.prompts import prompt_text
-from voyage.instruments.administer import administer, scored, sheets
+from voyage.instruments.administer import administer, page_size_for, scored, sheets
 from voyage.instruments.models import Survey
 from voyage.instruments.standard_instruments import IPIP, instrument
 from voyage.instruments.validity import TIDY_COLUMNS
-from voyage.models import LLMCall, Run
+from voyage.instruments.surveys import SurveyError
+from voyage.models import LLMCall, ModelProfile, Run
+from world.models import AgentState
 
 pytestmark = pytest.mark.django_db
 TICKS = 40
@@ -65,6 +68,24 @@ def test_asked_in_pages_or_in_bigger_pages_the_answers_and_scores_are_the_same(r
     assert len(one[0].answers) == 120 and None not in one[0].answers.values()
     inst = instrument(IPIP)
     assert [sc.domains for _, sc in scored(inst, one)] == [sc.domains for _, sc in scored(inst, many)]
+
+
+def test_the_page_size_is_the_answering_profiles_unless_given(run):
+    """A model profile says how many items it answers in one call (small models keep fewer); the run's
+    instruments route or a named profile gives it, and an explicit page size overrides it."""
+    with pytest.raises(ValidationError, match="1 to 50 items a call"):
+        ModelProfile(name="x", instrument_page_size=0).full_clean()
+    ModelProfile.objects.create(name="small pages", kind=ModelProfile.OFFLINE, instrument_page_size=40)
+    two = list(AgentState.objects.filter(run=run).order_by("persona__key").values_list("persona__key", flat=True)[:2])
+    assert page_size_for(run, None) == 30  # the run's instruments route: the offline policy, no profile
+    named = administer(run, IPIP, 10, two, profile="small pages")
+    assert [len(s.questionnaire["items"]) for s in named] == [40, 40, 40]
+    given = administer(run, IPIP, 10, two, profile="small pages", page_size=24)
+    assert [s.page for s in given] == [1, 2, 3, 4, 5]
+    assert [s.answers for s in sheets(run, named[0].administration)] == \
+        [s.answers for s in sheets(run, given[0].administration)]
+    with pytest.raises(SurveyError, match="no such model profile"):
+        administer(run, IPIP, 10, two, profile="nobody")
 
 
 def test_validity_leaves_transcript_memories_and_budget_as_they_were_and_reports_against_people(run, tmp_path):

@@ -14,6 +14,7 @@ from django.core.management.base import CommandError
 
 from voyage.instruments.models import Survey
 from voyage.studies.models import Study
+from voyage.web.study_report import report
 
 pytestmark = pytest.mark.django_db
 LAMP = 'lamp={"kind": "object_place", "tick": 3, "name": "Brass lamp", "room": "salon", "text": "It hums."}'
@@ -22,12 +23,30 @@ LAMP = 'lamp={"kind": "object_place", "tick": 3, "name": "Brass lamp", "room": "
 def test_instruments_in_a_study_become_validity_measures():
     call_command("study", "create", "--name", "measured", "--scenario", "edelweiss", "--ticks", "8",
                  "--vary", "intervention=none,lamp", "--vary", "seeds=2", "--intervention", LAMP,
-                 "--instrument", "ipip-neo-120@5", "--instrument", "gss-trust@8", "--no-start", stdout=io.StringIO())
+                 "--instrument", "ipip-neo-120@5", "--instrument", "ipip-neo-120@8", "--instrument", "gss-trust@8",
+                 "--no-start", stdout=io.StringIO())
     call_command("study", "run", "measured", stdout=io.StringIO(), stderr=io.StringIO())
     study = Study.objects.get(name="measured")
     arms = study.members.filter(is_base=False).count()
     assert Survey.objects.filter(instrument="ipip-neo-120", made_by="study measured").values(
         "run").distinct().count() == arms
+    section = {(v.name, v.tick): v for v in report(study)["validity"]}
+    assert set(section) == {("ipip-neo-120", 5), ("ipip-neo-120", 8), ("gss-trust", 8)}
+    first, retest, gss = section[("ipip-neo-120", 5)], section[("ipip-neo-120", 8)], section[("gss-trust", 8)]
+    assert [a.arm for a in first.arms] == ["intervention=none", "intervention=lamp"]
+    agents = Survey.objects.filter(instrument="ipip-neo-120", made_by="study measured", tick=5, page=1).values_list(
+        "agents", flat=True)
+    assert [a.runs for a in first.arms] == [2, 2] and sum(a.agents for a in first.arms) == sum(agents)
+    n = first.arms[0]
+    alpha = {d["letter"]: d["alpha"] for d in n.domains}
+    assert set(alpha) == {"N", "E", "O", "A", "C"} and all(a["n"] == n.agents for a in alpha.values())
+    assert all(a["value"] is None or a["interval"][0] <= a["value"] <= a["interval"][1] for a in alpha.values())
+    assert first.retest_tick is None and "one tick" in n.domains[0]["retest"]["reason"]
+    assert retest.retest_tick == 5 and retest.arms[0].domains[0]["retest"]["n"] == n.agents
+    assert first.people["source"].startswith("Johnson (2014)")
+    [trust] = [r for r in gss.arms[1].references if r["item"] == "trust"]
+    assert trust["split"] and trust["shares"][0][0] == "most people can be trusted"
+    assert 0 <= trust["tv_distance"]["value"] <= 1 and "General Social Survey" in trust["source"]
     out = io.StringIO()
     call_command("study", "results", "measured", stdout=out, stderr=io.StringIO())
     rows = list(csv.DictReader(io.StringIO(out.getvalue())))

@@ -63,6 +63,9 @@ class ModelProfileAdmin(admin.ModelAdmin):
                                       "the request through extra_body."}),
         ("Sampling", {"fields": ("temperature", "max_tokens")}),
         ("Reliability", {"fields": ("timeout_s", "retries", "concurrency")}),
+        ("Instruments", {"fields": ("instrument_page_size",),
+                         "description": "A standard instrument is asked in pages of this many items, each page one "
+                                        "call under its own schema: a small model cannot keep 120 answers in one."}),
         ("Prices", {"fields": ("price_in_per_m", "price_out_per_m")}),
     ]
 

@@ -98,7 +98,8 @@ class ValidityIn(Body):
     instrument: str = Field(min_length=1, max_length=40, description="a standard instrument: ipip-neo-120, gss-trust")
     tick: Optional[int] = Field(None, ge=0, le=MAX_TICKS, description="as the agents stood at this tick; null: now")
     retest_tick: Optional[int] = Field(None, ge=0, le=MAX_TICKS, description="ask again here for the retest ICC")
-    page_size: int = Field(30, ge=1, le=50, description="items a call")
+    page_size: Optional[int] = Field(None, ge=1, le=50, description="items a call; null: the answering model "
+                                     "profile's instrument_page_size (30 on the offline policy)")
     year: Optional[int] = Field(None, ge=1972, le=2100, description="the year of the bundled GSS shares")
 
 

@@ -12,14 +12,14 @@ from types import SimpleNamespace
 from voyage.calls.factory import gateway_for, routed_profiles
 from voyage.gateway.base import GatewayConfigError
 from voyage.gateway.offline_survey import TRUST_LEAN
-from voyage.instruments.interviews import interview_gateway
+from voyage.instruments.interviews import instruments_profile, interview_gateway
 from voyage.instruments.models import Survey, SurveyAnswer
 from voyage.instruments.scoring import Scores, score_sheet
 from voyage.instruments.standard_instruments import Instrument, instrument
 from voyage.instruments.surveys import PageOf, SurveyError, surveyed, take_survey
-from voyage.models import Run
+from voyage.models import INSTRUMENT_PAGE_SIZE, ModelProfile, Run
 
-DEFAULT_PAGE_SIZE = 30
+DEFAULT_PAGE_SIZE = INSTRUMENT_PAGE_SIZE  # without a model profile (the offline policy)
 
 
 def profile_gateway(run: Run, profile: str | None):
@@ -34,16 +34,34 @@ def profile_gateway(run: Run, profile: str | None):
                                        malformed_rate=0.0, scenario=run.scenario))
 
 
+def page_size_for(run: Run, profile: str | None) -> int:
+    """Items a call when `profile` (or, without one, the run's instruments route) answers: that model
+    profile's instrument_page_size; the offline policy's default without a profile."""
+    if profile:
+        chosen = ModelProfile.objects.filter(name=profile).values_list("instrument_page_size", flat=True).first()
+        if chosen is None:
+            raise SurveyError(f"--profile {profile}: no such model profile")
+        return chosen
+    try:
+        routed = instruments_profile(run)
+    except GatewayConfigError as exc:
+        raise SurveyError(str(exc)) from None
+    return routed.instrument_page_size if routed is not None else DEFAULT_PAGE_SIZE
+
+
 def answering(run: Run, profile: str | None, gateway=None):
     """A context giving the gateway that answers: the one passed (left open for its owner), or one made
     here for the run or the profile named (closed after)."""
     return nullcontext(gateway) if gateway is not None else closing(profile_gateway(run, profile))
 
 
-def administer(run: Run, name: str, tick=None, agents=None, *, page_size: int = DEFAULT_PAGE_SIZE,
+def administer(run: Run, name: str, tick=None, agents=None, *, page_size: int | None = None,
                profile: str | None = None, made_by: str = "manage.py", asked_by=None, gateway=None) -> list[Survey]:
-    """Ask instrument `name` of the run's agents as they stood at `tick`; its pages' surveys, saved."""
+    """Ask instrument `name` of the run's agents as they stood at `tick`; its pages' surveys, saved. Pages
+    of `page_size` items, or (None) of the answering profile's instrument_page_size."""
     inst = instrument(name)
+    if page_size is None:
+        page_size = page_size_for(run, profile)
     tick, chosen = surveyed(run, tick, agents)  # one tick for every page, resolved once
     keys = [a.persona.key for a in chosen]
     pages = inst.pages(page_size)
@@ -77,16 +95,20 @@ def administrations(run: Run, name: str) -> list[tuple[str, int]]:
     return list(seen.items())
 
 
-def sheets(run: Run, administration: str) -> list[Sheet]:
+def sheets(run: Run | int, administration: str) -> list[Sheet]:
+    """The administration's answer sheets, one per agent (run: the run or its id)."""
     rows = (SurveyAnswer.objects.filter(survey__run=run, survey__administration=administration)
-            .select_related("agent__persona").order_by("agent__persona__key", "id"))
+            .order_by("agent__persona__key", "id")
+            .values_list("agent__persona__key", "agent__persona__sex", "agent__persona__age", "item", "value",
+                         "missing_reason"))
     by_agent: dict[str, Sheet] = {}
-    for row in rows:
-        persona = row.agent.persona
-        sheet = by_agent.setdefault(persona.key, Sheet(persona.key, persona.sex, persona.age, {}, {}))
-        sheet.answers[row.item] = row.value
-        if row.missing_reason:
-            sheet.missing[row.item] = row.missing_reason
+    for key, sex, age, item, value, missing_reason in rows:
+        sheet = by_agent.get(key)
+        if sheet is None:
+            sheet = by_agent[key] = Sheet(key, sex, age, {}, {})
+        sheet.answers[item] = value
+        if missing_reason:
+            sheet.missing[item] = missing_reason
     return list(by_agent.values())
 
 

@@ -39,6 +39,16 @@ def wasserstein(p, q) -> float:
     return float(np.abs(np.cumsum(np.asarray(p, float) - np.asarray(q, float))[:-1]).sum())
 
 
+def total_variations(p: np.ndarray, q) -> np.ndarray:
+    """total_variation of each row of `p` (resamples x options) to `q`."""
+    return 0.5 * np.abs(p - np.asarray(q, float)).sum(axis=1)
+
+
+def wassersteins(p: np.ndarray, q) -> np.ndarray:
+    """wasserstein of each row of `p` (resamples x options) to `q`."""
+    return np.abs(np.cumsum(p - np.asarray(q, float), axis=1)[:, :-1]).sum(axis=1)
+
+
 def shares_of(answers: list, options: tuple) -> np.ndarray:
     index = {o: i for i, o in enumerate(options)}
     counts = np.zeros(len(options))
@@ -58,10 +68,10 @@ def distance(answers: list, ref: ReferenceItem, seed: int, resamples: int = BOOT
     rng = np.random.default_rng(seed)
     k = len(ref.options)
     out = {}
-    for name, fn in (("tv_distance", total_variation), ("wasserstein", wasserstein)):
-        value = fn(np.bincount(index, minlength=k) / len(index), people)
-        draws = [fn(np.bincount(index[rng.integers(0, len(index), len(index))], minlength=k) / len(index), people)
-                 for _ in range(resamples)]
+    for name, fn in (("tv_distance", total_variations), ("wasserstein", wassersteins)):
+        value = fn((np.bincount(index, minlength=k) / len(index))[None, :], people)[0]
+        resampled = index[rng.integers(0, len(index), (resamples, len(index)))]
+        draws = fn((resampled[:, :, None] == np.arange(k)).sum(axis=1) / len(index), people)
         tail = (1 - LEVEL) / 2
         low, high = np.quantile(draws, [tail, 1 - tail])
         out[name] = Figure(value, float(low), float(high), n=len(index)).as_dict()

@@ -52,12 +52,18 @@ def clean_tick(run: Run, tick) -> int:
     return tick
 
 
+def instruments_profile(run: Run):
+    """The model profile that answers the run's instruments: its `instruments` route, or its main profile
+    (None: the offline policy)."""
+    name = profile_for(run.profile_routes or {}, INTERVIEW, None)
+    return routed_profiles({"instruments": name})[name] if name else run.profile
+
+
 def interview_gateway(run: Run):
     """The run's model for instruments (its `instruments` profile route, or its main profile). A
     replay answers from recorded calls, and no call recorded an interview: a replay (or a fork still
     replaying) is asked through its model profile instead."""
-    name = profile_for(run.profile_routes or {}, INTERVIEW, None)
-    profile = routed_profiles({"instruments": name})[name] if name else run.profile
+    profile = instruments_profile(run)
     return gateway_for(SimpleNamespace(replay_of_id=None, profile=profile, profile_routes={}, seed=run.seed,
                                        malformed_rate=0.0, scenario=run.scenario))
 

@@ -9,6 +9,7 @@ off-diagonal discriminant: a small multitrait-multimethod table, with bootstrap 
 from __future__ import annotations
 
 import hashlib
+import warnings
 
 import numpy as np
 from django.db import IntegrityError, transaction
@@ -102,15 +103,17 @@ def mtmm(rated: dict, measured: dict, seed: int, resamples: int = BOOTSTRAP) -> 
     r = np.array([[rated[k][d] for d in domains] for k in keys], float)
     m = np.array([[measured[k][d] for d in domains] for k in keys], float)
 
-    def table(rows):
+    def tables(rows):
+        """The 5x5 table of each resample (rows: resamples x agents' indices)."""
         a, b = r[rows], m[rows]
-        a, b = a - a.mean(axis=0), b - b.mean(axis=0)
+        a, b = a - a.mean(axis=1, keepdims=True), b - b.mean(axis=1, keepdims=True)
         with np.errstate(invalid="ignore", divide="ignore"):
-            return (a.T @ b) / np.sqrt(np.outer((a ** 2).sum(axis=0), (b ** 2).sum(axis=0)))
+            return (np.einsum("snd,sne->sde", a, b)
+                    / np.sqrt((a ** 2).sum(axis=1)[:, :, None] * (b ** 2).sum(axis=1)[:, None, :]))
 
-    full = table(np.arange(len(keys)))
+    full = tables(np.arange(len(keys))[None, :])[0]
     rng = np.random.default_rng(seed)
-    draws = np.array([table(rng.integers(0, len(keys), len(keys))) for _ in range(resamples)])
+    draws = tables(rng.integers(0, len(keys), (resamples, len(keys))))
     tail = (1 - LEVEL) / 2
     off = ~np.eye(5, dtype=bool)
 
@@ -123,6 +126,9 @@ def mtmm(rated: dict, measured: dict, seed: int, resamples: int = BOOTSTRAP) -> 
         low, high = np.quantile(sample, [tail, 1 - tail])
         return Figure(float(value), float(low), float(high), n=len(keys)).as_dict()
     convergent = {d: figure(full[i, i], draws[:, i, i]) for i, d in enumerate(domains)}
-    discriminant = figure(np.nanmean(full[off]), np.array([np.nanmean(t[off]) for t in draws]))
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a resample with no variance anywhere: nan, left out
+        off_mean = np.nanmean(draws[:, off], axis=1)
+    discriminant = figure(np.nanmean(full[off]), off_mean)
     return {"convergent": convergent, "discriminant": discriminant,
             "matrix": [[None if not np.isfinite(v) else round(float(v), 4) for v in row] for row in full]}

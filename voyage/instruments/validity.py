@@ -8,6 +8,7 @@ the tick is reused), then computes; like every survey, asking changes nothing in
 from __future__ import annotations
 
 import numpy as np
+from django.db.models import Max
 
 from voyage.instruments.administer import Sheet, administer, scored, sheets
 from voyage.instruments.distances import ReferenceItem, distance, split
@@ -27,7 +28,7 @@ def administration_at(run: Run, name: str, tick: int, exclude: str = "") -> str 
     return found or None
 
 
-def ask_or_reuse(run: Run, name: str, tick, *, page_size: int, profile: str | None, exclude: str = "",
+def ask_or_reuse(run: Run, name: str, tick, *, page_size: int | None, profile: str | None, exclude: str = "",
                  gateway=None, made_by: str = "manage.py validity", agents=None) -> tuple[str, int]:
     """(administration, tick): the instrument's latest asking at `tick` (not `exclude`), or a new one."""
     if tick is None:
@@ -59,9 +60,9 @@ def retest_matrix(first, second, domain: str) -> np.ndarray:
 
 
 def reliability(inst: Instrument, first: list[Sheet], second: list[Sheet] | None, seed: int,
-                consistency: dict | None = None) -> dict:
+                consistency: dict | None = None, first_scored=None) -> dict:
     human = inst.human or {}
-    first_scored = scored(inst, first)
+    first_scored = scored(inst, first) if first_scored is None else first_scored
     second_scored = scored(inst, second) if second is not None else None
     out = {}
     for n, d in enumerate(DOMAINS):
@@ -87,9 +88,9 @@ def reliability(inst: Instrument, first: list[Sheet], second: list[Sheet] | None
     return out
 
 
-def score_rows(inst: Instrument, sheets_: list[Sheet]) -> list[dict]:
+def score_rows(scored_sheets) -> list[dict]:
     return [{"agent": s.agent, "norm": sc.norm, "domains": sc.domains, "domain_z": sc.domain_z,
-             "facets": sc.facets, "facet_z": sc.facet_z} for s, sc in scored(inst, sheets_)]
+             "facets": sc.facets, "facet_z": sc.facet_z} for s, sc in scored_sheets]
 
 
 def references_for(inst: Instrument, year: int | None, extra: list[ReferenceItem]) -> list[ReferenceItem]:
@@ -116,26 +117,27 @@ def distances(refs: list[ReferenceItem], answers: dict, seed: int) -> list[dict]
     return out
 
 
-def item_answers(run: Run, tick: int, administration: str) -> dict:
-    """item id -> the agents' answers: the administration's, and for an item it lacks, the answers of the
-    latest survey at the same tick that asked it (a user's reference may concern any questionnaire)."""
+def item_answers(run: Run, tick: int, administration: str, items) -> dict:
+    """item id -> the agents' answers, for the `items` wanted: the administration's, and for an item it
+    lacks, the answers of the latest survey at the same tick that asked it (a user's reference may concern
+    any questionnaire)."""
+    wanted = set(items)
     found: dict[str, list] = {}
-    for item, value in (SurveyAnswer.objects.filter(survey__run=run, survey__administration=administration)
-                        .values_list("item", "value")):
+    for item, value in (SurveyAnswer.objects.filter(survey__run=run, survey__administration=administration,
+                                                    item__in=wanted).values_list("item", "value")):
         found.setdefault(item, []).append(value)
-    latest: dict[str, int] = {}
-    for item, survey_id in (SurveyAnswer.objects.filter(survey__run=run, survey__tick=tick)
-                            .exclude(item__in=list(found)).values_list("item", "survey_id")):
-        latest[item] = max(latest.get(item, 0), survey_id)
-    for item, value, survey_id in (SurveyAnswer.objects.filter(survey_id__in=set(latest.values()))
+    latest = dict(SurveyAnswer.objects.filter(survey__run=run, survey__tick=tick, item__in=wanted - set(found))
+                  .values("item").annotate(latest=Max("survey_id")).values_list("item", "latest"))
+    for item, value, survey_id in (SurveyAnswer.objects.filter(survey_id__in=set(latest.values()),
+                                                               item__in=list(latest))
                                    .values_list("item", "value", "survey_id")):
-        if latest.get(item) == survey_id:
+        if latest[item] == survey_id:
             found.setdefault(item, []).append(value)
     return found
 
 
 def validity(run: Run, name: str, *, at_tick=None, retest_tick=None, reference: list[ReferenceItem] = (),
-             year: int | None = None, profile: str | None = None, page_size: int = 30, gateway=None,
+             year: int | None = None, profile: str | None = None, page_size: int | None = None, gateway=None,
              agents=None) -> dict:
     inst = instrument(name)
     first, tick = ask_or_reuse(run, name, at_tick, page_size=page_size, profile=profile, gateway=gateway,
@@ -153,7 +155,8 @@ def validity(run: Run, name: str, *, at_tick=None, retest_tick=None, reference: 
                                          exclude=exclude, gateway=gateway, agents=agents)
             report["retest_tick"], report["retest_administration"] = t2, second_id
             second = sheets(run, second_id)
-        measured = {s.agent: sc.domains for s, sc in scored(inst, first_sheets)}
+        first_scored = scored(inst, first_sheets)
+        measured = {s.agent: sc.domains for s, sc in first_scored}
         agents = list(AgentState.objects.filter(run=run, persona__key__in=list(measured))
                       .select_related("persona").order_by("persona__key"))
         rated = persona_ratings(run, agents, profile=profile, gateway=gateway)
@@ -161,10 +164,10 @@ def validity(run: Run, name: str, *, at_tick=None, retest_tick=None, reference: 
         report["persona_consistency"] = {**consistency, "domains": list(DOMAINS),
                                          "what": "rows: the judge's rating of each persona's history, secret and fear; "
                                                  "columns: the measured domain scores; r across agents"}
-        report["domains"] = reliability(inst, first_sheets, second, run.seed, consistency)
-        report["scores"] = score_rows(inst, first_sheets)
+        report["domains"] = reliability(inst, first_sheets, second, run.seed, consistency, first_scored)
+        report["scores"] = score_rows(first_scored)
     refs = references_for(inst, year, list(reference))
-    report["references"] = distances(refs, item_answers(run, tick, first), run.seed)
+    report["references"] = distances(refs, item_answers(run, tick, first, {r.item for r in refs}), run.seed)
     return report
 
 

@@ -40,8 +40,9 @@ def run_values(run: Run) -> dict:
                     out[f"t{tick}_{d}_alpha"] = round(float(cronbach_alpha(domain_matrix(inst, taken, d))), 4)
                 except NotComputable:
                     out[f"t{tick}_{d}_alpha"] = None
-        answers = item_answers(run, tick, administration)
-        for ref in references_for(inst, None, []):
+        refs = references_for(inst, None, [])
+        answers = item_answers(run, tick, administration, {r.item for r in refs}) if refs else {}
+        for ref in refs:
             given = [a if a == ref.options[0] else ref.options[1] for a in answers.get(ref.item, []) if a is not None]
             if not given:
                 out[f"t{tick}_{ref.item}_tv"] = out[f"t{tick}_{ref.item}_wasserstein"] = None

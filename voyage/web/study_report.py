@@ -1,7 +1,8 @@
 """One report per study: its design, every measure of the results table with the arms side by side
 (each arm's mean and the 95 % bootstrap interval of that mean over its runs), each arm against the
 baseline (difference, interval, permutation p, effect size: voyage/studies/stats.py), how the
-answers to each survey item are spread in each arm (report_surveys.py), and the networks (the
+answers to each survey item are spread in each arm (report_surveys.py), the standard instruments'
+figures per arm beside people's (report_validity.py), and the networks (the
 speech graph of each arm's first run on the day reported). It iterates over whatever columns the
 study's results have, so a measure added to the registry (a survey's items) is in it with no more
 work.
@@ -20,6 +21,7 @@ from voyage.studies.forest import forest_rows, forest_svg
 from voyage.studies.grid import SEED
 from voyage.studies.models import Study
 from voyage.studies.report_surveys import survey_spreads
+from voyage.studies.report_validity import validity_section
 from voyage.studies.results import study_rows
 from voyage.studies.stats import MIN_RUNS, ArmSummary, Comparison, seed_for, summarise
 from voyage.web.charts import RUNG_COLOURS
@@ -82,7 +84,8 @@ def report(study: Study, day=None) -> dict:
     context.update(adjustment=METHODS[ADJUSTMENT], adjusted_n=sum(1 for c in compared if c.p_value is not None),
                    forest=forest_svg(forest) if forest else "", forest_rows=forest)
     context.update(baseline=baseline, measures=measures, others=[a for a in arms if a != baseline],
-                   graphs=arm_graphs(rows, axes, arms, chosen), surveys=survey_spreads(study, runs_by_arm))
+                   graphs=arm_graphs(rows, axes, arms, chosen), surveys=survey_spreads(study, runs_by_arm),
+                   validity=validity_section(study, runs_by_arm))
     return context
 
 

@@ -70,7 +70,7 @@ def run_validity_new(request, run_id: int):
         return int(value) if value.lstrip("-").isdigit() else None
     try:
         report = validity(run, post.get("instrument", ""), at_tick=number("tick"), retest_tick=number("retest_tick"),
-                          page_size=number("page_size") or 30)
+                          page_size=number("page_size") or None)
     except (UnknownInstrument, SurveyError) as exc:
         messages.error(request, f"Not asked: {exc}")
         return redirect(reverse("web:run_validity", args=[run.pk]) + "#new-validity")

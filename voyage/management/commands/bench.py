@@ -14,6 +14,7 @@
     python manage.py bench networks [--scenario edelweiss] [--agents 2000] [--ticks 480]
     python manage.py bench ahead [--scenario 1912] [--ticks 40] [--latency lognormal:1000:0.6] [--policy fake-server]
     python manage.py bench survey [--ticks 240] [--repeats 3]
+    python manage.py bench validity [--runs 10] [--ticks 5] [--repeats 3]
     python manage.py bench crash --days 1 [--kills 6]
 """
 import json
@@ -21,13 +22,16 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from voyage.bench import (
-    ahead, concurrency, crash, engine, export, memory, networks, realmodel, scale, study, survey, web, worker
+    ahead, concurrency, crash, engine, export, memory, networks, realmodel, scale, study, survey, validity, web,
+    worker,
 )
 from voyage.bench.fake_openai_server import parse_latency
 from voyage.models import MAX_RUN_AHEAD
 
-DEFAULT_TICKS = {"concurrency": 5, "worker": 200, "web": 60, "realmodel": 3, "scale": 60, "ahead": 40, "survey": 240}
+DEFAULT_TICKS = {"concurrency": 5, "worker": 200, "web": 60, "realmodel": 3, "scale": 60, "ahead": 40, "survey": 240,
+                 "validity": 5}
 DEFAULT_DAYS = {"web": 3}
+DEFAULT_RUNS = {"validity": 10}
 DEFAULT_AGENTS = {"realmodel": 6, "networks": 2000}
 
 
@@ -40,7 +44,7 @@ class Command(BaseCommand):
         parser.add_argument("--schedule", default="sequential", choices=["sequential", "simultaneous"])
         parser.add_argument("--ticks", type=int, help="concurrency: ticks timed per schedule (5); worker: per run (200)")
         parser.add_argument("--latency-ms", type=float, default=200, help="concurrency: the server's latency per call")
-        parser.add_argument("--runs", type=int, default=4, help="worker: runs queued together")
+        parser.add_argument("--runs", type=int, help="worker, study: runs queued together (4); validity: seeds (10)")
         parser.add_argument("--workers", type=int, default=2, help="worker: worker processes")
         parser.add_argument("--layout", default="seed", choices=["seed", "cached"],
                             help="memory: the context layout of action prompts")
@@ -75,6 +79,8 @@ class Command(BaseCommand):
         which = options["which"]
         if options["days"] is None:
             options["days"] = DEFAULT_DAYS.get(which, 1)
+        if options["runs"] is None:
+            options["runs"] = DEFAULT_RUNS.get(which, 4)
         if options["agents"] is None:
             options["agents"] = DEFAULT_AGENTS.get(which)
         if which in ("engine", "memory", "web", "export") and options["days"] <= 0:
@@ -184,6 +190,13 @@ def bench_survey(o):  # 33 agents × 10 items on the offline policy (issue 32: u
     return (survey.inner if o["inner"] else survey.outer)(ticks, o["repeats"])
 
 
+def bench_validity(o):  # a 10-seed study's validity figures (issue 40: under 5 s of CPU)
+    ticks = ticks_of(o, DEFAULT_TICKS["validity"])
+    if min(ticks, o["runs"], o["repeats"]) < 1:
+        raise CommandError("--ticks, --runs and --repeats must be positive")
+    return (validity.inner if o["inner"] else validity.outer)(o["runs"], ticks, o["repeats"])
+
+
 def bench_networks(o):  # the network measures of one big world's day (issue 32)
     ticks = ticks_of(o, 480)
     if ticks < 1 or o["agents"] < 2:
@@ -207,7 +220,7 @@ def bench_worker(o):
 BENCHES = {"engine": bench_engine, "memory": bench_memory, "concurrency": bench_concurrency, "worker": bench_worker,
            "web": bench_web, "export": bench_export, "study": bench_study, "realmodel": bench_realmodel,
            "scale": bench_scale, "ahead": bench_ahead, "survey": bench_survey, "networks": bench_networks,
-           "crash": bench_crash}
+           "crash": bench_crash, "validity": bench_validity}
 
 
 def parse_lognormal(text: str) -> tuple[float, float]:

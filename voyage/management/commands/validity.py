@@ -31,7 +31,8 @@ class Command(BaseCommand):
                             "instruments route)")
         parser.add_argument("--agents", default="", metavar="K1,K2", help="only these agents (persona keys), "
                             "asked afresh")
-        parser.add_argument("--page-size", type=int, default=30, help="items a call (default 30; small models: fewer)")
+        parser.add_argument("--page-size", type=int, help="items a call (default: the answering model profile's "
+                                                           "instrument_page_size; 30 on the offline policy)")
         parser.add_argument("--answers", metavar="FILE.csv", help="write the item answers as a tidy CSV")
         add_output_argument(parser, "write the report (JSON) to this file too")
 
