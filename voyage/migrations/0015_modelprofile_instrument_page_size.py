@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('voyage', '0013_run_memory_ablation'),
+        ('voyage', '0014_draftjob'),
     ]
 
     operations = [
