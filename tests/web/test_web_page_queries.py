@@ -86,7 +86,7 @@ def test_the_pages_ask_as_many_queries_on_a_run_twice_the_size_twice_as_long(sta
             extra = [line for line in difflib.ndiff(small_q, large_q) if line[:1] in "+-"]
             assert all("memory_fts MATCH" in line for line in extra), (page, extra)
         cold, warm = map(len, counts[0])
-        assert warm <= cold <= {"overview": 26, "inspector": 45}[page], (page, cold, warm)
+        assert warm <= cold <= {"overview": 22, "inspector": 41}[page], (page, cold, warm)
 
 
 def _same_page(html: str) -> str:

@@ -8,6 +8,8 @@ import json
 import zlib
 from functools import partial
 
+from django.db.models import Value
+
 from voyage.gateway.prompts import decompress_raw
 from voyage.health.answers import GUIDE_START, ActionCall, allowed_in, example_in, reason_shape
 from voyage.health.shares import Verdict, grouped, summarise, verdicts
@@ -52,9 +54,11 @@ def last_message(blob) -> str:
 
 
 def name_shape(scenario_id: int):
-    """reason_shape with the scenario's names of people, items and rooms."""
-    names = [list(model.objects.filter(scenario_id=scenario_id).values_list(field, flat=True))
-             for model, field in ((Persona, "display_name"), (Prop, "name"), (Room, "name"))]
+    """reason_shape with the scenario's names of people, items and rooms (one query for the three)."""
+    lists = [model.objects.filter(scenario_id=scenario_id).order_by().annotate(which=Value(n)).values_list("which", "id", field)
+             for n, (model, field) in enumerate(((Persona, "display_name"), (Prop, "name"), (Room, "name")))]
+    rows = sorted(lists[0].union(*lists[1:], all=True))  # by list, then in id order
+    names = [[name for which, _, name in rows if which == n] for n in range(3)]
     return partial(reason_shape, people=names[0], items=names[1], rooms=names[2])
 
 
