@@ -79,9 +79,15 @@ def merged(events: list[dict], calls: list[dict]) -> list[dict]:
 
 def marks(run_id: int) -> tuple[int, int]:
     """(last event seq, last call id) of a run: where a live page starts listening."""
-    seq = Event.objects.filter(run_id=run_id).order_by("-seq").values_list("seq", flat=True).first()
     call = LLMCall.objects.filter(run_id=run_id).aggregate(last=Max("id"))["last"]  # from an index on run
-    return (-1 if seq is None else seq), (call or 0)
+    return last_seq(run_id), (call or 0)
+
+
+def last_seq(run_id: int) -> int:
+    """The run's latest event seq (-1 before its first): events are only ever added, so what is
+    read from them can be kept under this number."""
+    seq = Event.objects.filter(run_id=run_id).order_by("-seq").values_list("seq", flat=True).first()
+    return -1 if seq is None else seq
 
 
 def items_after(run_id: int, after_seq: int, after_call: int, limit: int = 500) -> tuple[list[dict], int, int]:
