@@ -2,7 +2,9 @@
 
 Prints overview_p50_ms / _p95_ms, room_p50_ms / _p95_ms and inspector_p50_ms / _p95_ms (server
 time of 20 loads each, through Django's full request handling in-process; a page that does not
-exist in this build is reported as null, with its name in `absent`), lag_p50_ms / lag_p95_ms
+exist in this build is reported as null, with its name in `absent`), each page's queries per load
+(`overview_queries`: the last load's; `_queries_first`: the first's, which fills the page's caches)
+and its first load's time (`_first_ms`), lag_p50_ms / lag_p95_ms
 (from a tick's commit to each of its events reaching each websocket client, over loopback from
 daphne) and clients / received_share (the smallest share of the run's new events that any client
 received, in order, while a run advanced).
@@ -130,8 +132,10 @@ def pages(run_id: int) -> dict:
     """Server time of each page, 20 loads each, through the test client (the whole Django stack:
     middleware, session, view, template), logged in as staff."""
     from django.contrib.auth import get_user_model
+    from django.db import connection
     from django.db.models import Count
     from django.test import Client
+    from django.test.utils import CaptureQueriesContext
     from django.urls import Resolver404, resolve
 
     client = Client()
@@ -146,16 +150,20 @@ def pages(run_id: int) -> dict:
         try:
             resolve(path)
         except Resolver404:
-            figures[f"{name}_p50_ms"] = figures[f"{name}_p95_ms"] = None
+            figures[f"{name}_p50_ms"] = figures[f"{name}_p95_ms"] = figures[f"{name}_queries"] = None
             absent.append(name)
             continue
-        times = []
+        times, queries = [], []
         for _ in range(LOADS):
-            began = time.perf_counter()
-            response = client.get(path, HTTP_HOST="127.0.0.1")
-            times.append((time.perf_counter() - began) * 1000)
+            with CaptureQueriesContext(connection) as captured:
+                began = time.perf_counter()
+                response = client.get(path, HTTP_HOST="127.0.0.1")
+                times.append((time.perf_counter() - began) * 1000)
+            queries.append(len(captured))
             if response.status_code != 200:
                 raise RuntimeError(f"bench: {path} answered {response.status_code}")
+        figures[f"{name}_first_ms"] = round(times[0], 1)  # the first load fills the page's caches
+        figures[f"{name}_queries_first"], figures[f"{name}_queries"] = queries[0], queries[-1]
         times.sort()
         figures[f"{name}_p50_ms"] = round(percentile(times, 50), 1)
         figures[f"{name}_p95_ms"] = round(percentile(times, 95), 1)

@@ -87,9 +87,10 @@ class RunWorld:
         last = Event.objects.filter(run=run).order_by("-seq").values_list("seq", flat=True).first()
         self._seq = -1 if last is None else last
         self.since_digest: list[Event] = []  # the events since the last digest (or since this load)
-        self.trust: dict[tuple[int, int], TrustEntry] = {
-            (t.agent_id, t.other_id): t for t in TrustEntry.objects.filter(run=run)
-        }
+        ledger = TrustEntry.objects.filter(run=run)
+        if len(minds) < len(self.agents):  # each agent reads only its own entries: the inspector's one
+            ledger = ledger.filter(agent_id__in=minds)
+        self.trust: dict[tuple[int, int], TrustEntry] = {(t.agent_id, t.other_id): t for t in ledger}
 
     def next_seq(self) -> int:
         """Events are numbered run-wide in the order they happen (resumes continue the count)."""

@@ -8,6 +8,8 @@ import json
 import zlib
 from functools import partial
 
+from django.db.models import Value
+
 from voyage.gateway.prompts import decompress_raw
 from voyage.health.answers import GUIDE_START, ActionCall, allowed_in, example_in, reason_shape
 from voyage.health.shares import Verdict, grouped, summarise, verdicts
@@ -52,9 +54,11 @@ def last_message(blob) -> str:
 
 
 def name_shape(scenario_id: int):
-    """reason_shape with the scenario's names of people, items and rooms."""
-    names = [list(model.objects.filter(scenario_id=scenario_id).values_list(field, flat=True))
-             for model, field in ((Persona, "display_name"), (Prop, "name"), (Room, "name"))]
+    """reason_shape with the scenario's names of people, items and rooms (one query for the three)."""
+    lists = [model.objects.filter(scenario_id=scenario_id).order_by().annotate(which=Value(n)).values_list("which", "id", field)
+             for n, (model, field) in enumerate(((Persona, "display_name"), (Prop, "name"), (Room, "name")))]
+    rows = sorted(lists[0].union(*lists[1:], all=True))  # by list, then in id order
+    names = [[name for which, _, name in rows if which == n] for n in range(3)]
     return partial(reason_shape, people=names[0], items=names[1], rooms=names[2])
 
 
@@ -62,8 +66,18 @@ def actions_scripted(run) -> bool:
     """Whether the run's actions came from the offline policy: each action call names the profile
     that answered it (a replayed call, the one it was recorded with); calls recorded before calls
     named one follow the run's profile (a replay's, its source's)."""
-    names = set(LLMCall.objects.filter(run=run, purpose="action").order_by().values_list("profile", flat=True)
-                .distinct()) - {""}
+    return scripted_by(run, action_profiles(run))
+
+
+def action_profiles(run) -> set[str]:
+    """The names of the profiles that answered the run's action calls ("" for calls naming none)."""
+    return set(LLMCall.objects.filter(run=run, purpose="action").order_by().values_list("profile", flat=True)
+               .distinct())
+
+
+def scripted_by(run, profiles: set[str]) -> bool:
+    """actions_scripted, given the names action_profiles returns."""
+    names = set(profiles) - {""}
     if names:
         return not ModelProfile.objects.filter(name__in=names, kind=ModelProfile.OPENAI).exists()
     while run.replay_of_id:
@@ -86,9 +100,12 @@ def health_of(run, recent: int | None = None) -> dict:
     return health_of_calls(run, action_calls([run.pk], since_id=since).get(run.pk, []), partial=since > 0)
 
 
-def health_of_calls(run, calls: list[ActionCall], partial: bool = False) -> dict:
-    """health_of, from action calls already read (a page keeps them between loads: web/health.py)."""
-    health = health_from(verdicts(calls), name_shape(run.scenario_id), actions_scripted(run))
+def health_of_calls(run, calls: list[ActionCall], partial: bool = False, scripted: bool | None = None,
+                    shape=None) -> dict:
+    """health_of, from action calls already read (a page keeps them between loads: web/health.py);
+    `scripted` (actions_scripted) and `shape` (name_shape), when the caller has them already."""
+    health = health_from(verdicts(calls), shape or name_shape(run.scenario_id),
+                         actions_scripted(run) if scripted is None else scripted)
     health["partial"] = partial
     return health
 

@@ -23,6 +23,7 @@ from voyage.web.access import staff_required
 from voyage.web.health import agent_panel
 from voyage.web.judging import believability
 from voyage.web.params import int_param
+from voyage.web.feed import last_seq
 from voyage.web.ties import ties_of
 from world.models import AgentState
 from world.time import sim_clock
@@ -60,16 +61,30 @@ def context_now(run: Run, agent_id: int):
 def agent_inspector(request, run_id: int, agent_key: str):
     run, agent = run_agent(run_id, agent_key)
     messages, recalled = context_now(run, agent.id)
+    seq = last_seq(run.pk)  # what the climbs and ties read is kept under it
     calls = LLMCall.objects.filter(run=run, agent=agent).order_by("-id").values(*CALL_FIELDS)[:CALLS_SHOWN]
     return _page(request, run, agent, "now", "web/agents_inspector.html",
-                 prompt=messages, recalled=_rows(agent, recalled), calls=list(calls), climbs=climbs_of(run, agent),
+                 prompt=messages, recalled=_rows(agent, recalled), calls=list(calls), climbs=climbs_of(run, agent, seq),
                  interviews=interviews_of(agent), model_health=agent_panel(run, agent.persona.key),
-                 ties=ties_of(run, agent), b=believability(run, agent.persona.key))
+                 ties=ties_of(run, agent, seq), b=believability(run, agent.persona.key))
 
 
-def climbs_of(run: Run, agent: AgentState) -> list[dict]:
+def climbs_of(run: Run, agent: AgentState, seq: int) -> list[dict]:
     """Each rung the agent reached, with the event that caused the climb: the interaction the
-    engine logs just before the rung event (examining its own name or fear prop)."""
+    engine logs just before the rung event (examining its own name or fear prop). Finding them
+    walks the agent's events, which only a new event changes: they are kept in the cache under `seq`,
+    the run's latest event seq (feed.last_seq), and its uuid (a reused id is another run)."""
+    from django.core.cache import cache
+
+    key = f"voyage:climbs:v1:{run.uuid}:{agent.pk}:{seq}"
+    climbs = cache.get(key)
+    if climbs is None:
+        climbs = read_climbs(run, agent)
+        cache.set(key, climbs, timeout=3600)
+    return climbs
+
+
+def read_climbs(run: Run, agent: AgentState) -> list[dict]:
     climbs = list(Event.objects.filter(run=run, actor=agent, kind="rung").order_by("seq")
                   .values("seq", "tick", "text", "data", "room__key", "room__name"))
     causes = dict(Event.objects.filter(run=run, actor=agent, kind="interact", seq__in=[c["seq"] - 1 for c in climbs])

@@ -79,9 +79,15 @@ def merged(events: list[dict], calls: list[dict]) -> list[dict]:
 
 def marks(run_id: int) -> tuple[int, int]:
     """(last event seq, last call id) of a run: where a live page starts listening."""
-    seq = Event.objects.filter(run_id=run_id).order_by("-seq").values_list("seq", flat=True).first()
     call = LLMCall.objects.filter(run_id=run_id).aggregate(last=Max("id"))["last"]  # from an index on run
-    return (-1 if seq is None else seq), (call or 0)
+    return last_seq(run_id), (call or 0)
+
+
+def last_seq(run_id: int) -> int:
+    """The run's latest event seq (-1 before its first): events are only ever added, so what is
+    read from them can be kept under this number."""
+    seq = Event.objects.filter(run_id=run_id).order_by("-seq").values_list("seq", flat=True).first()
+    return -1 if seq is None else seq
 
 
 def items_after(run_id: int, after_seq: int, after_call: int, limit: int = 500) -> tuple[list[dict], int, int]:
@@ -99,10 +105,11 @@ def items_after(run_id: int, after_seq: int, after_call: int, limit: int = 500) 
 
 
 def recent_items(run_id: int, upto: tuple[int, int], *, kind: str = "", room: str = "", agent: str = "",
-                 limit: int = 200) -> list[dict]:
+                 limit: int = 200, names: dict[str, str] | None = None) -> list[dict]:
     """The newest `limit` items matching the filters, oldest first, up to the marks `upto` (last
     seq, last call id): the page's initial feed, which the websocket continues from those marks
-    (without the cap, a tick committed between reading the marks and the items would show twice)."""
+    (without the cap, a tick committed between reading the marks and the items would show twice).
+    `names`: names_in(run_id), when the caller has read them already."""
     events = Event.objects.filter(run_id=run_id, seq__lte=upto[0])
     calls = LLMCall.objects.filter(TROUBLE, run_id=run_id)
     if kind in CALL_KINDS:
@@ -116,7 +123,7 @@ def recent_items(run_id: int, upto: tuple[int, int], *, kind: str = "", room: st
         agent_ids = AgentState.objects.filter(run_id=run_id, persona__key=agent).values("id")
         events, calls = events.filter(actor_id__in=agent_ids), calls.filter(agent_id__in=agent_ids)
     newest_events = list(events.order_by("-seq").values(*EVENT_FIELDS)[:limit])
-    names = names_in(run_id)
+    names = names_in(run_id) if names is None else names
     items = merged([event_item(e, names) for e in newest_events],
                    [call_item(c) for c in newest_calls(calls, upto[1], limit)])
     return items[-limit:]

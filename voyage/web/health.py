@@ -2,7 +2,7 @@
 and the warnings in plain words with links to calls that show them."""
 from __future__ import annotations
 
-from voyage.health.load import action_calls, health_of_calls
+from voyage.health.load import action_calls, action_profiles, health_of_calls, name_shape, scripted_by
 from voyage.health.shares import summarise
 from voyage.health.warnings import MIN_ANSWERS
 from voyage.models import LLMCall
@@ -23,20 +23,40 @@ def figures(summary: dict) -> list[tuple[str, str, object]]:
 def cached_health(run) -> dict:
     """health_of the run's latest SHOWN_CALLS action calls. Reading a call means decompressing its
     prompt, nearly all of the cost, so the calls read are kept in the cache and a page load reads only
-    those recorded since (a live run: one tick's worth), not all SHOWN_CALLS again after every tick."""
+    those recorded since (a live run: one tick's worth), not all SHOWN_CALLS again after every tick.
+    The figures are kept too, under a key of their own (small: a page load that finds no newer call
+    reads only them), with what else they were computed from (whether the answers were scripted,
+    the scenario's names), checked at every load so an edit is never hidden."""
     from django.core.cache import cache
 
-    key = f"voyage:model-health-calls:v2:{run.pk}:{SHOWN_CALLS}"  # v2: calls name their profile
-    kept = cache.get(key)
-    if kept is None:
-        calls, partial = first_read(run)
+    base = f"voyage:model-health:v3:{run.uuid}:{SHOWN_CALLS}"  # v3: figures kept; uuid: a reused id is another run
+    shape = name_shape(run.scenario_id)
+    kept = cache.get(f"{base}:figures")
+    if kept is not None:
+        last_id, profiles, inputs, health = kept
+        if not LLMCall.objects.filter(run=run, purpose="action", id__gt=last_id).exists():
+            if inputs == health_inputs(last_id, scripted_by(run, profiles), shape):
+                return health
+    calls = cache.get(f"{base}:calls")
+    if calls is None:
+        (calls, partial), profiles = first_read(run), action_profiles(run)
     else:
-        calls, partial = kept
-        calls = calls + action_calls([run.pk], since_id=calls[-1].id if calls else 0).get(run.pk, [])
+        calls, partial, profiles = calls
+        since = action_calls([run.pk], since_id=calls[-1].id if calls else 0).get(run.pk, [])
+        calls = calls + since
+        profiles = profiles | {c.profile for c in since}
         partial = partial or len(calls) > SHOWN_CALLS
         calls = calls[-SHOWN_CALLS:]
-    cache.set(key, (calls, partial), timeout=3600)
-    return health_of_calls(run, calls, partial)
+    last_id, scripted = (calls[-1].id if calls else 0), scripted_by(run, profiles)
+    health = health_of_calls(run, calls, partial, scripted=scripted, shape=shape)
+    cache.set(f"{base}:calls", (calls, partial, profiles), timeout=3600)
+    cache.set(f"{base}:figures", (last_id, profiles, health_inputs(last_id, scripted, shape), health), timeout=3600)
+    return health
+
+
+def health_inputs(last_id: int, scripted: bool, shape) -> tuple:
+    """What the figures were computed from besides the calls read up to `last_id`."""
+    return last_id, scripted, sorted(shape.keywords.items())
 
 
 def first_read(run) -> tuple[list, bool]:

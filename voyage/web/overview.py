@@ -36,15 +36,20 @@ def ship_layout(run: Run):
 
 def cast_of(run: Run) -> dict[str, dict]:
     """persona key -> what never changes during a run: name and home room."""
-    rows = AgentState.objects.filter(run=run).order_by("persona__key").values(
-        "persona__key", "persona__display_name", "persona__home_node__key")
-    return {r["persona__key"]: {"name": r["persona__display_name"], "home": r["persona__home_node__key"]}
-            for r in rows}
+    return cast_and_ship(run)[0]
 
 
 def ship_now(run: Run) -> dict[str, AgentAt]:
-    rows = AgentState.objects.filter(run=run).values_list("persona__key", "location__key", "asleep", "alive", "rung")
-    return {key: AgentAt(room=room, asleep=asleep, alive=alive, rung=rung) for key, room, asleep, alive, rung in rows}
+    return cast_and_ship(run)[1]
+
+
+def cast_and_ship(run: Run) -> tuple[dict[str, dict], dict[str, AgentAt]]:
+    """cast_of and ship_now from one query."""
+    rows = AgentState.objects.filter(run=run).order_by("persona__key").values_list(
+        "persona__key", "persona__display_name", "persona__home_node__key", "location__key", "asleep", "alive", "rung")
+    cast = {key: {"name": name, "home": home} for key, name, home, *_ in rows}
+    ship = {key: AgentAt(room=room, asleep=asleep, alive=alive, rung=rung) for key, _, _, room, asleep, alive, rung in rows}
+    return cast, ship
 
 
 def ship_then(run: Run, cast: dict[str, dict], tick: int) -> dict[str, AgentAt]:
@@ -72,34 +77,42 @@ def events_of_commit(run: Run, tick: int) -> list[dict]:
     return [feed.event_item(r, names) for r in rows if committed_as(r["tick"], r["kind"]) == tick]
 
 
-def usage_of(run: Run) -> dict:
-    """Totals by SQL (one row per purpose and agent), latencies as one column for the percentiles."""
+def usage_of(run: Run, last_call: int) -> dict:
+    """The run's model usage; `last_call`: the id of its latest call (feed.marks). Calls are only
+    ever added, each with its figures, so the tables are kept in the cache under that id: a page load
+    after nothing new (a paused or finished run, a reload within a tick) reads no call at all."""
+    from django.core.cache import cache
+
+    key = f"voyage:usage:v1:{run.uuid}:{last_call}"  # uuid: ids of deleted runs come back
+    usage = cache.get(key)
+    if usage is None:
+        usage = usage_tables_of(run)
+        cache.set(key, usage, timeout=3600)
+    # the projection follows the run's tick and target, which change without a call
+    return {**usage, "projected_rest": costs.projected_rest(usage["total"]["cost"], run.tick, run.target_ticks)}
+
+
+def usage_tables_of(run: Run) -> dict:
+    """Totals by SQL (one row per purpose, agent and profile), latencies as one column for the
+    percentiles: two queries for the tables by purpose, by agent and by model profile."""
     names = dict(AgentState.objects.filter(run=run).values_list("id", "persona__display_name"))
     calls = LLMCall.objects.filter(run=run).order_by()
-    groups = calls.values("purpose", "agent_id").annotate(
-        n=Count("id"), tokens=Sum(F("prompt_tokens") + F("completion_tokens")), cost=Sum("cost"),
-        failures=Count("id", filter=Q(answered=False) | Q(outcome=LLMCall.ACTION_FAIL)),
-        retries=Sum(F("attempts") - 1))
-    usage = costs.usage_tables(
-        [(g["purpose"], g["agent_id"], g["n"], g["tokens"] or 0, float(g["cost"] or 0), g["failures"], g["retries"] or 0)
-         for g in groups], plain_rows(calls.values_list("purpose", "agent_id", "latency_ms")), names)
-    usage["projected_rest"] = costs.projected_rest(usage["total"]["cost"], run.tick, run.target_ticks)
-    usage["by_profile"] = profile_usage(calls)
-    return usage
-
-
-def profile_usage(calls) -> dict:
-    """The same figures by the model profile that answered each call (they add up to the total)."""
-    by: dict[str, costs.Usage] = {}
-    for g in calls.values("profile").annotate(
-            n=Count("id"), tokens=Sum(F("prompt_tokens") + F("completion_tokens")), cost=Sum("cost"),
-            failures=Count("id", filter=Q(answered=False) | Q(outcome=LLMCall.ACTION_FAIL)),
-            retries=Sum(F("attempts") - 1)):
-        by.setdefault(g["profile"] or OFFLINE, costs.Usage()).add(
-            g["n"], g["tokens"] or 0, float(g["cost"] or 0), g["failures"], g["retries"] or 0)
-    for profile, latency in plain_rows(calls.values_list("profile", "latency_ms")):
+    groups = [(g["purpose"], g["agent_id"], g["profile"] or OFFLINE, g["n"], g["tokens"] or 0, float(g["cost"] or 0),
+               g["failures"], g["retries"] or 0)
+              for g in calls.values("purpose", "agent_id", "profile").annotate(
+                  n=Count("id"), tokens=Sum(F("prompt_tokens") + F("completion_tokens")), cost=Sum("cost"),
+                  failures=Count("id", filter=Q(answered=False) | Q(outcome=LLMCall.ACTION_FAIL)),
+                  retries=Sum(F("attempts") - 1))]
+    latencies = plain_rows(calls.values_list("purpose", "agent_id", "profile", "latency_ms"))
+    usage = costs.usage_tables([(purpose, agent, *figures) for purpose, agent, _, *figures in groups],
+                               [(purpose, agent, latency) for purpose, agent, _, latency in latencies], names)
+    by: dict[str, costs.Usage] = {}  # the same figures by the profile that answered (they add up to the total)
+    for _, _, profile, *figures in groups:
+        by.setdefault(profile, costs.Usage()).add(*figures)
+    for _, _, profile, latency in latencies:
         by[profile or OFFLINE].latencies.append(latency)
-    return {k: by[k].figures() for k in sorted(by)}
+    usage["by_profile"] = {k: by[k].figures() for k in sorted(by)}
+    return usage
 
 
 def plain_rows(queryset) -> list[tuple]:
@@ -121,14 +134,15 @@ def overview(request, run_id: int):
     last_seq, last_call = feed.marks(run.pk)  # first: the feed below is at least this new
     filters = {name: request.GET.get(name, "") for name in ("kind", "room", "agent")}
     layout = ship_layout(run)
-    cast = cast_of(run)
+    cast, ship = cast_and_ship(run)
     names = rung_names(run)
-    agents = markers(run, layout, cast, ship_now(run), names)
+    agents = markers(run, layout, cast, ship, names)
     leads = leads_panel(run, cast)
     for a in agents:
         a["ahead"] = leads["agents"].get(a["key"], "") if leads else ""
-    items = feed.recent_items(run.pk, (last_seq, last_call), limit=FEED_LIMIT, **filters)
-    usage = usage_of(run)
+    items = feed.recent_items(run.pk, (last_seq, last_call), limit=FEED_LIMIT,
+                              names={key: c["name"] for key, c in cast.items()}, **filters)
+    usage = usage_of(run, last_call)
     kinds = sorted(set(Event.objects.filter(run=run).order_by().values_list("kind", flat=True).distinct())
                    | set(feed.CALL_KINDS))
     return render(request, "web/overview.html", {
@@ -137,6 +151,7 @@ def overview(request, run_id: int):
         "cast": sorted(cast.items(), key=lambda kv: kv[1]["name"]), "usage": usage, "buttons": buttons_for(run.state, run.tick, run.target_ticks), "usage_tables": [("By purpose", usage["by_purpose"]), ("By agent", usage["by_agent"]),
                                                     ("By profile", usage["by_profile"])],
         "rung_levels": sorted(names.items()), "model_health": run_panel(run), "leads": leads,
+        "interventions": run.interventions.select_related("room", "agent__persona"),  # one query, however many
         "b": believability(run), "judge_url": reverse("web:run_judge", args=[run.pk]),
         "live": {"run": run.pk, "last_seq": last_seq, "last_call": last_call, "tick": run.tick,
                  "filters": filters, "ship_url": f"/runs/{run.pk}/ship.json", "ws_path": f"/ws/runs/{run.pk}/feed/"},
@@ -154,8 +169,9 @@ def ship_json(request, run_id: int):
         return JsonResponse({"error": f"tick must be a whole number, not {raw!r}"}, status=400)
     if not 0 <= tick <= now:
         return JsonResponse({"error": f"run {run.pk} has ticks 0 to {now}; there is no tick {tick}"}, status=400)
-    layout, cast = ship_layout(run), cast_of(run)
-    ship = ship_now(run) if tick == now else ship_then(run, cast, tick)
+    layout, (cast, ship) = ship_layout(run), cast_and_ship(run)
+    if tick != now:
+        ship = ship_then(run, cast, tick)
     return JsonResponse({"run": run.pk, "tick": tick, "now": now, "clock": sim_clock(tick), "live": tick == now,
                          "state": run.state, "state_text": state_text(run.state, pending(run.pk)), "agents": markers(run, layout, cast, ship, rung_names(run)),
                          "events": events_of_commit(run, tick),

@@ -12,7 +12,34 @@ from voyage.studies.networks import speech_graph, strongest_ties
 TIES_SHOWN = 8
 
 
-def ties_of(run, agent, k: int = TIES_SHOWN) -> list[dict]:
+def ties_of(run, agent, seq: int, k: int = TIES_SHOWN) -> list[dict]:
+    """`seq`: the run's latest event seq (feed.last_seq), under which the pairs are kept."""
+    key = agent.persona.key
+    ties = strongest_ties(speech_graph([key], heard_pairs(run, agent, seq)), key, k)
+    others = [o for o, _, _ in ties]
+    names = dict(run.agents.filter(persona__key__in=others).values_list("persona__key", "persona__display_name"))
+    trust = {o: (label, score) for o, label, score in TrustEntry.objects.filter(agent=agent, other__persona__key__in=others)
+             .values_list("other__persona__key", "label", "score")}
+    return [{"key": o, "name": names.get(o, o), "heard_from": heard_from, "heard_by": heard_by,
+             "trust": trust.get(o)} for o, heard_from, heard_by in ties]
+
+
+def heard_pairs(run, agent, seq: int) -> Counter:
+    """(speaker, listener) -> utterances HEARD, for the pairs this agent is in. Reading them walks the
+    run's talk, and only a new event can change them, so they are kept in the cache under the run's
+    latest event seq (a tick's commit, an intervention's event: a new key, never a stale count),
+    and the run's uuid (a database that reuses a deleted run's id never finds that run's pairs)."""
+    from django.core.cache import cache
+
+    cache_key = f"voyage:heard-pairs:v1:{run.uuid}:{agent.pk}:{seq}"
+    pairs = cache.get(cache_key)
+    if pairs is None:
+        pairs = count_heard(run, agent)
+        cache.set(cache_key, pairs, timeout=3600)
+    return pairs
+
+
+def count_heard(run, agent) -> Counter:
     key = agent.persona.key
     pairs: Counter = Counter()
     spoken = Event.objects.filter(run=run, kind="communicate", actor=agent).values_list("data__delivered", flat=True)
@@ -25,10 +52,4 @@ def ties_of(run, agent, k: int = TIES_SHOWN) -> list[dict]:
     for speaker, delivered in heard:
         if (delivered or {}).get(key) == "HEARD":
             pairs[(speaker, key)] += 1
-    ties = strongest_ties(speech_graph([key], pairs), key, k)
-    others = [o for o, _, _ in ties]
-    names = dict(run.agents.filter(persona__key__in=others).values_list("persona__key", "persona__display_name"))
-    trust = {o: (label, score) for o, label, score in TrustEntry.objects.filter(agent=agent, other__persona__key__in=others)
-             .values_list("other__persona__key", "label", "score")}
-    return [{"key": o, "name": names.get(o, o), "heard_from": heard_from, "heard_by": heard_by,
-             "trust": trust.get(o)} for o, heard_from, heard_by in ties]
+    return pairs
