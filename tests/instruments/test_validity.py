@@ -97,6 +97,7 @@ def test_validity_leaves_transcript_memories_and_budget_as_they_were_and_reports
         report, text = validity(run, "--instrument", IPIP, "--at-tick", "10", "--retest-tick", "30",
                                 "--page-size", "40", "--answers", str(answers), "-o", str(tmp_path / "v.json"))
         gss, _ = validity(run, "--instrument", "gss-trust", "--at-tick", "30", "--year", "1972")
+        now, _ = validity(run, "--instrument", "gss-trust", "--year", "1972")  # no tick given: as they stand now
         assert transcript_sha256(run) == sha
         assert run_tables(run) == tables
         assert Budget(run).tokens == spent
@@ -104,6 +105,7 @@ def test_validity_leaves_transcript_memories_and_budget_as_they_were_and_reports
         Run.objects.filter(pk=run.pk).update(budget_tokens=None)
         run.refresh_from_db()
     assert report["scripted"] and report["tick"] == 10 and report["retest_tick"] == 30
+    assert now["tick"] == TICKS and gss["tick"] == 30
     assert json.loads((tmp_path / "v.json").read_text()) == report
     for d in "NEOAC":
         row = report["domains"][d]

@@ -32,7 +32,7 @@ def ask_or_reuse(run: Run, name: str, tick, *, page_size: int | None, profile: s
                  gateway=None, made_by: str = "manage.py validity", agents=None) -> tuple[str, int]:
     """(administration, tick): the instrument's latest asking at `tick` (not `exclude`), or a new one."""
     if tick is None:
-        tick = run.current_tick
+        tick = run.tick
     found = None if agents else administration_at(run, name, tick, exclude)  # a chosen few: asked afresh
     if found:
         return found, tick
