@@ -19,9 +19,9 @@ from tests.words_server import WordsServer
 from voyage.bench.fleet import ScratchDB, Worker, manage_json, postgres_available, redis_available, wait_for
 
 TICKS = 40
-# Memory thresholds low enough that 40 ticks of Edelweiss cross its first summaries and dreams (eras
-# too, as the model's words go: on SQLite's recall here) — the defaults bring the first summary at about tick 76.
-MEMORY = dict(hot_memory_limit=20, compaction_memory_count=20, fatigue_limit=12)
+# Memory thresholds low enough that 40 ticks of Edelweiss cross its first summaries (from about tick
+# 17), eras and dreams, in both layouts — the defaults bring the first summary at about tick 76.
+MEMORY = dict(hot_memory_limit=10, compaction_memory_count=10, fatigue_limit=12)
 BACKENDS = {"sqlite": dict(kind="sqlite", redis=False), "postgres+redis": dict(kind="postgres", redis=True)}
 
 CATCH_UP = """
