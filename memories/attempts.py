@@ -141,12 +141,13 @@ def perform_on(name: str, gateway=None) -> int | None:
     return do_or_wait(row.id, gateway)
 
 
-def catch_up_run(run_id: int, before_tick: int | None = None) -> int:
-    """Do (or wait for) the run's jobs asked for before `before_tick` (all, without one), here: what
-    a fixture export or a fork does first, so that it carries the memory a finished run owes."""
+def catch_up_run(run_id: int, before_tick: int | None = None, gateway=None) -> int:
+    """Do (or wait for) the run's jobs asked for before `before_tick` (all, without one), here (on
+    `gateway`, or the run's own): what a fixture export or a fork does first, so that it carries the
+    memory a finished run owes, and what the engine does before a prompt that shows their rows."""
     names = owed_before(run_id, before_tick)
     for name in names:
-        perform_on(name)
+        perform_on(name, gateway)
     return len(names)
 
 

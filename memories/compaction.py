@@ -28,11 +28,14 @@ MAX_FOLDS = 8
 
 
 def compact(agent_id: int, *, gateway=None, tick: int | None = None, below_row: int | None = None,
-            rung: int | None = None, attempt=None) -> list[MemorySummary]:
+            rung: int | None = None, attempt=None, shown_from: int = 0, hard: bool = False) -> list[MemorySummary]:
     """Summarise the agent's committed rows not yet covered that are older than its hot window — the
     window as its tick left it (`below_row`: the first row in it, recorded with the job), or as the
-    committed rows stand now (a hard compaction inside a tick); then fold eras if the summaries
-    passed their budget. Everything is written at once, with the job's pending row gone, by the
+    committed rows stand now (a hard compaction inside a tick, `hard`); then fold eras if the
+    summaries passed their budget. What it writes shows in prompts from `shown_from` (a job's: its
+    tick + SHOW_LAG); a hard compaction's shows at once, with every summary of the agent's its
+    compactions still pending wrote (they were done first, and the rows they cover are gone from
+    its hot window too). Everything is written at once, with the job's pending row gone, by the
     attempt (memories.attempts). Returns the summaries written."""
     attempt = attempt or Attempt(None)
     agent = agent_for_job(agent_id)
@@ -50,7 +53,7 @@ def compact(agent_id: int, *, gateway=None, tick: int | None = None, below_row: 
         rows = list(rows.values_list(*ROW, named=True))
         older = rows[:-run.hot_memory_limit] if run.hot_memory_limit else rows
     if not older:
-        attempt.commit()
+        attempt.commit(lambda: _save([], [], agent if hard else None, shown_from))
         return []
     own_gateway = gateway is None
     gateway = gateway or gateway_for(run)
@@ -68,27 +71,31 @@ def compact(agent_id: int, *, gateway=None, tick: int | None = None, below_row: 
                 break
             attempt.record(call_record(run.pk, request, answer, LLMCall.OK))
             written.append(MemorySummary(run=run, agent=agent, level=0, first_row=batch[0].id, last_row=batch[-1].id,
-                                         row_count=len(batch), tick=batch[-1].tick, text=answer.text.strip()[:SUMMARY_CHARS]))
-        eras = fold_eras(agent, gateway, identity, tick, new=written, attempt=attempt) if written else []
+                                         row_count=len(batch), tick=batch[-1].tick, text=answer.text.strip()[:SUMMARY_CHARS],
+                                         shown_from=shown_from))
+        eras = fold_eras(agent, gateway, identity, tick, new=written, attempt=attempt, shown_from=shown_from) \
+            if written else []
     finally:
         if own_gateway:
             gateway.close()
-    if not attempt.commit(lambda: _save(written, eras)):
+    if not attempt.commit(lambda: _save(written, eras, agent if hard else None, shown_from)):
         return []
     return written
 
 
 def do_compaction(job: Compaction, gateway=None, attempt=None) -> int:
     return len(compact(job.agent_id, tick=job.tick, below_row=job.below_row, rung=job.rung, gateway=gateway,
-                       attempt=attempt))
+                       attempt=attempt, shown_from=job.shown_from))
 
 
 register(Compaction, do_compaction)
 
 
-def fold_eras(agent: AgentState, gateway, identity: str, tick: int | None = None, new=(), attempt=None) -> list:
+def fold_eras(agent: AgentState, gateway, identity: str, tick: int | None = None, new=(), attempt=None,
+              shown_from: int = 0) -> list:
     """While the active summaries (those saved and the `new` ones) pass their budget, fold the oldest
-    into one era summary. Returns [(era, the summaries it folds)], unsaved: `_save` writes them."""
+    into one era summary, which shows from `shown_from` in place of them (until then they show).
+    Returns [(era, the summaries it folds)], unsaved: `_save` writes them."""
     active = list(MemorySummary.objects.filter(agent=agent, folded_into__isnull=True)) + list(new)
     active.sort(key=lambda s: (s.first_row, s.level))
     eras = []
@@ -113,16 +120,17 @@ def fold_eras(agent: AgentState, gateway, identity: str, tick: int | None = None
         era = MemorySummary(run_id=agent.run_id, agent=agent, level=max(s.level for s in group) + 1,
                             first_row=group[0].first_row, last_row=group[-1].last_row,
                             row_count=sum(s.row_count for s in group), tick=group[-1].tick,
-                            text=answer.text.strip()[:SUMMARY_CHARS])
+                            text=answer.text.strip()[:SUMMARY_CHARS], shown_from=shown_from)
         eras.append((era, group))
         active = sorted([era] + active[n:], key=lambda s: (s.first_row, s.level))
     return eras
 
 
-def _save(summaries: list[MemorySummary], eras: list) -> None:
+def _save(summaries: list[MemorySummary], eras: list, hard_for: AgentState | None = None, shown_from: int = 0) -> None:
     """Inside the attempt's transaction: the new summaries, then each era and what it folds. A
     summary already there (unique agent, level, first_row) or a fold already made means another
-    attempt did this job: raise, and nothing of ours is written."""
+    attempt did this job: raise, and nothing of ours is written. A hard compaction (`hard_for`, its
+    agent) shows what the agent's pending compactions wrote from its own tick, `shown_from`."""
     for summary in summaries:
         summary.save()
     for era, group in eras:
@@ -130,6 +138,8 @@ def _save(summaries: list[MemorySummary], eras: list) -> None:
         if MemorySummary.objects.filter(pk__in=[s.pk for s in group], folded_into__isnull=True).update(
                 folded_into=era) != len(group):
             raise Lost
+    if hard_for is not None:
+        MemorySummary.objects.filter(agent=hard_for, shown_from__gt=shown_from).update(shown_from=shown_from)
 
 
 # --- the check before each action call ------------------------------------------------------
@@ -143,7 +153,7 @@ def check_before_action(world, w, agent, gateway) -> str | None:
         return None
     if due == HARD:
         catch_up_compactions(run.pk, agent.id, gateway)
-        compact(agent.id, gateway=gateway, tick=w.tick)
+        compact(agent.id, gateway=gateway, tick=w.tick, shown_from=w.tick, hard=True)  # the call about to be made shows it
         _recount(world, w, agent)
         return HARD
     job = Compaction(run.pk, agent.id, w.tick)

@@ -67,10 +67,11 @@ RECALL_HEADER = "Older memories this place and these people bring back:"
 HOT_HEADER = "Your memories, newest first:"
 
 
-def past_text(world, agent, dream) -> str:
-    """Summaries oldest first, then a dream: the slow-changing part of the prefix."""
+def past_text(world, agent, dream, tick: int) -> str:
+    """Summaries oldest first (those a prompt of `tick` shows), then a dream: the slow-changing part
+    of the prefix."""
     parts = []
-    summaries = world.memory.summaries.get(agent.id) or []
+    summaries = world.memory.summaries_at(agent.id, tick)
     if summaries:
         parts.append(SUMMARIES_HEADER + "\n" + "\n".join(f"- {s.text}" for s in summaries))
     if dream is not None:
@@ -98,8 +99,11 @@ RECALL_STALE_ROWS = 40  # recall again once this many rows have left the hot win
 # in the cached layout's log) is the agent's own column (AgentState.recall), committed with the tick
 # and loaded with the world; the recalled rows' text is read again by id (`load_recalled`); the
 # block's place is a row's number in the agent's stream, never an object. The example answer turns
-# with the tick (turn_guide's key); summaries and dreams are rows. A cache added here keeps the rule:
-# stored with the tick, or recomputed from committed rows. (docs/engine.md, "Every prompt from the record")
+# with the tick (turn_guide's key). Summaries, eras and dreams are rows a memory job writes whenever a
+# worker gets to it: each shows from its job's tick + SHOW_LAG (`shown_from`), and the engine has every
+# job that a prompt of the tick shows done first (WorkingMemory.ready), so `summaries_at` / `dream_at`
+# are a function of the record and the tick. A cache added here keeps the rule: stored with the tick,
+# or recomputed from committed rows. (docs/engine.md, "Every prompt from the record")
 
 
 def recalled_text(world, agent, situation: Situation, tick: int, shown=None) -> str:
@@ -203,10 +207,10 @@ def action_messages(world, agent, situation: Situation, tick: int, cues: frozens
     cached = world.run.context_layout == CACHED_LAYOUT
     if cached:
         log = log_rows(world, agent)
-        dream, log_dreams = placed_dream(world.memory.dream.get(agent.id), log)
+        dream, log_dreams = placed_dream(world.memory.dream_at(agent.id, tick), log)
     else:
-        log, dream = None, world.memory.dream.get(agent.id)
-    past = past_text(world, agent, dream)
+        log, dream = None, world.memory.dream_at(agent.id, tick)
+    past = past_text(world, agent, dream, tick)
     allowed = rung_spec(world.rungs, agent.rung).allowed_actions
     names = names_line(allowed) if cached else ""
     system = rules_text(allowed) + (names + "\n" if names else "") + "\n" + identity_text(agent, world)

@@ -1,5 +1,6 @@
 """What a run's agents remember, by content: its summaries and eras (with the rows they cover, as
-positions in the agent's own stream, and what folds into what), dreams, diary and trust history —
+positions in the agent's own stream, what folds into what, and the tick each shows from), dreams
+(with theirs), diary and trust history —
 no database ids, no wall-clock times — and one hash per table. Two runs of the same seed remember
 the same when these are equal, whichever process did their memory jobs and however often it died."""
 from __future__ import annotations
@@ -22,15 +23,16 @@ def memory_tables(run) -> dict[str, list]:
         return None if row_id is None else position.get(row_id)
 
     summaries = list(MemorySummary.objects.filter(run=run).values_list(
-        "id", "agent__persona__key", "level", "first_row", "last_row", "row_count", "tick", "text", "folded_into_id"))
+        "id", "agent__persona__key", "level", "first_row", "last_row", "row_count", "tick", "text", "folded_into_id",
+        "shown_from"))
     named = {sid: (key, level, at(first)) for sid, key, level, first, *_ in summaries}
     return {
-        "summaries": sorted([key, level, at(first), at(last), count, tick, text, named.get(into)]
-                            for _, key, level, first, last, count, tick, text, into in summaries),
-        "dreams": sorted([key, tick, at(first), at(last), identity, places, people, rooms]
-                         for key, tick, first, last, identity, places, people, rooms in Dream.objects.filter(run=run)
-                         .values_list("agent__persona__key", "tick", "first_row", "last_row", "identity", "places",
-                                      "people", "rooms_known")),
+        "summaries": sorted([key, level, at(first), at(last), count, tick, text, named.get(into), shown]
+                            for _, key, level, first, last, count, tick, text, into, shown in summaries),
+        "dreams": sorted([key, tick, at(first), at(last), identity, places, people, rooms, shown]
+                         for key, tick, first, last, identity, places, people, rooms, shown in Dream.objects
+                         .filter(run=run).values_list("agent__persona__key", "tick", "first_row", "last_row",
+                                                      "identity", "places", "people", "rooms_known", "shown_from")),
         "diary": sorted([key, str(date), day, tick, mood, room, text] for key, date, day, tick, mood, room, text in
                         DiaryEntry.objects.filter(run=run).values_list("agent__persona__key", "date", "day", "tick",
                                                                         "mood", "location__key", "text")),

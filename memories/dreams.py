@@ -65,11 +65,12 @@ class Scenarios:
 
 
 def do_dreams(job: Dreams, gateway=None, attempt=None) -> int:
-    return dream_all(job.sleepers, gateway=gateway, attempt=attempt)
+    return dream_all(job.sleepers, gateway=gateway, attempt=attempt, shown_from=job.shown_from)
 
 
-def dream_all(sleepers: tuple[Sleeper, ...], *, gateway=None, attempt=None) -> int:
-    """The dreams of one job (everyone who fell asleep at one tick), written together by the attempt."""
+def dream_all(sleepers: tuple[Sleeper, ...], *, gateway=None, attempt=None, shown_from: int = 0) -> int:
+    """The dreams of one job (everyone who fell asleep at one tick), written together by the attempt,
+    each shown in prompts from `shown_from` (the job's tick + SHOW_LAG: by the time its dreamer wakes)."""
     attempt = attempt or Attempt(None)
     scenarios = Scenarios()
     made = []
@@ -84,6 +85,7 @@ def dream_all(sleepers: tuple[Sleeper, ...], *, gateway=None, attempt=None) -> i
             d = dream(agent, sleeper.slept_since, gateway=gateway or gateways[agent.run_id], scenarios=scenarios,
                       attempt=attempt, upto_row=sleeper.upto_row, rung=sleeper.rung, people=sleeper.people)
             if d is not None:
+                d.shown_from = shown_from
                 made.append(d)
     finally:
         for g in gateways.values():

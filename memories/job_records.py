@@ -13,6 +13,22 @@ from typing import Callable, ClassVar
 
 from memories.models import PendingMemoryJob
 
+# A job asked at tick T shows in prompts (and nowhere sooner) from tick T + SHOW_LAG: the rows it
+# writes carry that tick (`shown_from`), and before the engine builds a prompt of tick t it makes
+# sure every job asked at or before t - SHOW_LAG is done, doing it itself if no worker has
+# (memories.working.WorkingMemory.ready). So what a prompt shows is fixed by the record and the
+# tick, whoever does the job and whenever: run_voyage doing it at the commit, a memory worker
+# minutes later, a resumed run. 9 ticks (27 simulated minutes): more than the out-of-order
+# schedule's largest run_ahead (voyage.models.MAX_RUN_AHEAD, 8), so an agent running ahead seldom
+# waits for a commit before its prompt; and no more than a dreaming sleep is long (30 minutes, 10
+# ticks, from the tick before the one its Dreams job names), so a dream still shows on waking.
+SHOW_LAG = 9
+
+
+def shown_from(tick: int) -> int:
+    """The first tick whose prompts show what a job asked at `tick` writes."""
+    return tick + SHOW_LAG
+
 
 @dataclass(frozen=True)
 class Compaction:
@@ -31,6 +47,10 @@ class Compaction:
 
     def inputs(self) -> dict:
         return {"below_row": self.below_row, "rung": self.rung}
+
+    @property
+    def shown_from(self) -> int:
+        return shown_from(self.tick)
 
 
 @dataclass(frozen=True)
@@ -62,6 +82,10 @@ class Dreams:
 
     def inputs(self) -> dict:
         return {"sleepers": [asdict(s) for s in self.sleepers]}
+
+    @property
+    def shown_from(self) -> int:
+        return shown_from(self.tick)
 
     @classmethod
     def asked(cls, run_id: int, tick: int, sleepers) -> "Dreams":

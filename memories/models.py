@@ -63,6 +63,10 @@ class MemorySummary(models.Model):
     tick = models.IntegerField()
     text = models.TextField()
     folded_into = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="folded")
+    # The first tick whose prompts show it (and, once an era folds it, the era's shown_from is the
+    # first that no longer does): its job's tick + SHOW_LAG (memories/job_records.py), so it shows
+    # at the same tick whoever did the job and whenever; a hard compaction's, its own tick.
+    shown_from = models.IntegerField(default=0)
     # A run's fixture names a summary by this (folded_into points at it); row ids differ between databases.
     uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
 
@@ -75,6 +79,7 @@ class MemorySummary(models.Model):
         # Two workers compacting the same agent at once compute the same first row: the second
         # insert fails and its work is dropped (delivery is at-least-once).
         constraints = [models.UniqueConstraint(fields=["agent", "level", "first_row"], name="summary_range_unique")]
+        indexes = [models.Index(fields=["run", "shown_from"], name="summary_run_shown")]
 
     def __str__(self):
         return f"L{self.level} rows {self.first_row}-{self.last_row}: {self.text[:60]}"
@@ -148,11 +153,14 @@ class Dream(models.Model):
     places = models.TextField(help_text="the rooms it knows")
     people = models.TextField(help_text="whom it trusts or suspects")
     rooms_known = models.JSONField(default=list, blank=True)
+    # The first tick whose prompts show it: its job's tick + SHOW_LAG (memories/job_records.py).
+    shown_from = models.IntegerField(default=0)
 
     class Meta:
         db_table = "memory_dreams"
         ordering = ["agent", "tick"]
         constraints = [models.UniqueConstraint(fields=["agent", "tick"], name="dream_once_per_sleep")]
+        indexes = [models.Index(fields=["run", "shown_from"], name="dream_run_shown")]
 
     @property
     def text(self) -> str:

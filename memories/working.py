@@ -1,21 +1,29 @@
 """WorkingMemory: what the context builder and the compaction check need of each agent's memory,
-held in RunWorld so an action call costs no query: the compaction counters, the active summaries
-(oldest first) and the latest dream.
+held in RunWorld so an action call costs no query: the compaction counters, the summaries (oldest
+first) and the dreams its prompts may show.
 
 Loaded when a chunk of ticks starts; every row the tick writes grows the counters, and a compaction
 the tick asks for moves them on at once, as if done (`covered_below`: its rows are fixed by its
-tick, memories.job_inputs), so they never depend on when a worker gets to a job; `refresh` (once per
-active tick, two cheap queries) picks up the summaries and dreams the worker's jobs wrote meanwhile.
+tick, memories.job_inputs), so they never depend on when a worker gets to a job.
+
+What the memory jobs write shows by the record, not by when it was written: a summary, era or dream
+shows in prompts of tick t when its `shown_from` <= t (its job's tick + SHOW_LAG), and a summary an
+era folds stops showing when the era starts (`summaries_at`, `dream_at`). Before the engine builds
+the prompts of tick t it calls `ready(t)` (one small query): the run's jobs asked at or before
+t - SHOW_LAG are done then — by whoever did them, or here, now — and the rows that show from a tick
+up to t are loaded. So a run whose jobs a memory worker does, late or early, killed or not, shows
+the same rows at the same ticks as run_voyage doing them at each commit.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from django.db import connection
-from django.db.models import Count, Max, Sum
+from django.db.models import Count, F, Max, Q, Sum
 from django.db.models.functions import Length
 
-from memories.job_records import Compaction
+from memories.attempts import catch_up_run
+from memories.job_records import SHOW_LAG, Compaction
 from memories.models import Dream, Memory, MemorySummary, PendingMemoryJob
 from memories.thresholds import MemoryLoad
 
@@ -42,6 +50,11 @@ class SummaryLine:
     last_row: int
     tick: int
     text: str
+    shown_from: int = 0
+    hidden_from: int | None = None  # the shown_from of the era that folds it, once one does
+
+    def shown_at(self, tick: int) -> bool:
+        return self.shown_from <= tick and (self.hidden_from is None or tick < self.hidden_from)
 
 
 @dataclass(frozen=True)
@@ -49,6 +62,7 @@ class DreamLine:
     id: int
     tick: int
     text: str
+    shown_from: int = 0
 
 
 class WorkingMemory:
@@ -56,13 +70,17 @@ class WorkingMemory:
         self.run = run
         self.agent_ids = list(agent_ids)
         self.load: dict[int, MemoryLoad] = {}
+        # Each agent's summaries and eras that show at a tick up to `through` (less those folded
+        # into an era that shows by the run's tick), oldest first; and its dreams that do (the
+        # latest by the run's tick, and those after). `summaries_at` and `dream_at` pick what a
+        # prompt of a tick shows: out of order, agents prompt at ticks of their own.
         self.summaries: dict[int, list[SummaryLine]] = {aid: [] for aid in self.agent_ids}
-        self.dream: dict[int, DreamLine | None] = {aid: None for aid in self.agent_ids}
+        self.dreams: dict[int, list[DreamLine]] = {aid: [] for aid in self.agent_ids}
+        self.through: int | None = None  # rows that show from a tick up to this one are loaded
+        self.ready_for: int | None = None  # the jobs the prompts up to this tick show are done
         # The recalled blocks (memories.context.load_recalled): the rows' ids and their text, as the
         # agents' committed recall states name them; a function of committed rows, held to save a query.
         self.recalled: dict[int, Recalled] = {}
-        self.last_summary_id = MemorySummary.objects.filter(run=run).aggregate(m=Max("id"))["m"] or 0
-        self.last_dream_id = Dream.objects.filter(run=run).aggregate(m=Max("id"))["m"] or 0
         covered = dict(MemorySummary.objects.filter(run=run, level=0).values("agent_id")
                        .annotate(m=Max("last_row")).values_list("agent_id", "m"))
         for aid, below in promised(PendingMemoryJob.objects.filter(run=run, job=Compaction.KIND)):
@@ -74,10 +92,6 @@ class WorkingMemory:
         self.rows: dict[int, int] = dict.fromkeys(self.agent_ids, 0)
         self.rows.update(Memory.objects.filter(agent_id__in=self.agent_ids).values("agent_id")
                          .annotate(n=Count("id")).values_list("agent_id", "n"))
-        self._load_summaries(self.agent_ids)
-        latest = (Dream.objects.filter(run=run).values("agent_id").annotate(m=Max("id")).values_list("m", flat=True))
-        for d in Dream.objects.filter(id__in=list(latest)):
-            self.dream[d.agent_id] = DreamLine(d.id, d.tick, d.text)
 
     @staticmethod
     def _count(agent_id: int, covered_upto: int) -> MemoryLoad:
@@ -85,13 +99,90 @@ class WorkingMemory:
         return MemoryLoad(covered_upto=covered_upto, count=agg["n"] or 0, chars=agg["c"] or 0)
 
     def _load_summaries(self, agent_ids) -> None:
+        """The agents' summaries and eras that show from a tick up to `through`, less those folded
+        into an era that shows by the run's tick (no prompt of an earlier tick is built any more)."""
         for aid in agent_ids:
             self.summaries[aid] = []
-        rows = (MemorySummary.objects.filter(agent_id__in=list(agent_ids), folded_into__isnull=True)
+        if self.through is None:
+            return
+        rows = (MemorySummary.objects.filter(agent_id__in=list(agent_ids), shown_from__lte=self.through)
+                .filter(Q(folded_into__isnull=True) | Q(folded_into__shown_from__gt=self.run.tick))
                 .order_by("agent_id", "first_row", "level")
-                .values_list("agent_id", "id", "level", "first_row", "last_row", "tick", "text"))
+                .values_list("agent_id", "id", "level", "first_row", "last_row", "tick", "text", "shown_from",
+                             F("folded_into__shown_from")))
         for aid, *fields in rows:
             self.summaries[aid].append(SummaryLine(*fields))
+
+    def _load_dreams(self, low: int | None) -> None:
+        """The dreams that show from a tick after `low` up to `through` (None: every one up to
+        `through`, of which each agent keeps its latest)."""
+        if low is None:  # each agent's latest by the run's tick (jobs write them in their ticks' order), and later ones
+            low = min(self.run.tick, self.through)
+            latest = (Dream.objects.filter(run=self.run, shown_from__lte=low).values("agent_id")
+                      .annotate(m=Max("id")).values_list("m", flat=True))
+            rows = Dream.objects.filter(Q(id__in=list(latest)) |
+                                        Q(run=self.run, shown_from__gt=low, shown_from__lte=self.through))
+        else:
+            rows = Dream.objects.filter(run=self.run, shown_from__gt=low, shown_from__lte=self.through)
+        held = {d.id for dreams in self.dreams.values() for d in dreams}
+        for d in rows.order_by("id").only("id", "agent_id", "tick", "shown_from", "identity", "places", "people"):
+            if d.agent_id in self.dreams and d.id not in held:
+                self.dreams[d.agent_id].append(DreamLine(d.id, d.tick, d.text, d.shown_from))
+        for aid, dreams in self.dreams.items():
+            if len(dreams) > 1:  # those a later dream shows in place of from the run's tick on go
+                dreams.sort(key=lambda d: (d.tick, d.id))
+                last = max((i for i, d in enumerate(dreams) if d.shown_from <= self.run.tick), default=0)
+                del dreams[:last]
+
+    # --- what a prompt of a tick shows --------------------------------------------------------
+    def summaries_at(self, agent_id: int, tick: int) -> list[SummaryLine]:
+        """The summaries and eras a prompt of `tick` shows, oldest first."""
+        self.load_through(tick)
+        return [s for s in self.summaries.get(agent_id, ()) if s.shown_at(tick)]
+
+    def dream_at(self, agent_id: int, tick: int) -> DreamLine | None:
+        """The latest dream a prompt of `tick` shows."""
+        self.load_through(tick)
+        return next((d for d in reversed(self.dreams.get(agent_id, ())) if d.shown_from <= tick), None)
+
+    def ready(self, tick: int, gateway=None) -> None:
+        """Before the prompts of `tick`: the run's memory jobs asked at or before tick - SHOW_LAG done
+        (here, on `gateway`, those no process has done; waiting for one another process is doing),
+        and what shows from a tick up to `tick` loaded. One query when nothing is owed or new."""
+        if self.ready_for is not None and tick <= self.ready_for:
+            return
+        self.ready_for = tick
+        with connection.cursor() as cur:
+            cur.execute("SELECT MIN(tick) FROM memory_jobs_pending WHERE run_id = %s AND job <> ''", [self.run.pk])
+            (owed,) = cur.fetchone()
+        if owed is not None and owed <= tick - SHOW_LAG and \
+                catch_up_run(self.run.pk, before_tick=tick - SHOW_LAG + 1, gateway=gateway):
+            if self.through is not None:  # what they wrote shows from owed + SHOW_LAG: look from there again
+                self.through = min(self.through, owed + SHOW_LAG - 1)
+        self.load_through(tick)
+
+    def load_through(self, tick: int) -> None:
+        """Load what shows from a tick up to `tick`, as far as it is written (`ready` first makes
+        sure it all is)."""
+        if self.through is not None and tick <= self.through:
+            return
+        low, self.through = self.through, tick
+        if low is None:
+            self._load_summaries(self.agent_ids)
+            self._load_dreams(None)
+            return
+        with connection.cursor() as cur:
+            cur.execute("SELECT EXISTS (SELECT 1 FROM memory_summaries WHERE run_id = %s AND shown_from > %s"
+                        " AND shown_from <= %s), EXISTS (SELECT 1 FROM memory_dreams WHERE run_id = %s"
+                        " AND shown_from > %s AND shown_from <= %s)", [self.run.pk, low, tick] * 2)
+            new_summaries, new_dreams = cur.fetchone()
+        if new_summaries:
+            agents = (MemorySummary.objects.filter(run=self.run, shown_from__gt=low, shown_from__lte=tick)
+                      .values_list("agent_id", flat=True).distinct())
+            # Each such agent's whole list again: an era also hides what it folds.
+            self._load_summaries(sorted(set(agents) & set(self.summaries)))
+        if new_dreams:
+            self._load_dreams(low)
 
     # --- the tick's side --------------------------------------------------------------------
     def grow(self, agent_id: int, chars: int) -> None:
@@ -125,30 +216,3 @@ class WorkingMemory:
         for row in rows:
             load.count += 1
             load.chars += len(row.text)
-
-    def refresh(self) -> None:
-        """Pick up summaries and dreams written by jobs since we last looked: one small query, and
-        more only when something is new."""
-        with connection.cursor() as cur:
-            cur.execute("SELECT (SELECT MAX(id) FROM memory_summaries WHERE run_id = %s),"
-                        " (SELECT MAX(id) FROM memory_dreams WHERE run_id = %s)", [self.run.pk, self.run.pk])
-            top_summary, top_dream = cur.fetchone()
-        if (top_summary or 0) > self.last_summary_id:
-            self._new_summaries()
-        if (top_dream or 0) > self.last_dream_id:
-            self._new_dreams()
-
-    def _new_summaries(self) -> None:
-        new = list(MemorySummary.objects.filter(run=self.run, id__gt=self.last_summary_id)
-                   .values_list("id", "agent_id"))
-        if new:
-            self.last_summary_id = max(i for i, _ in new)
-            # Only what the context shows: the counters already counted these rows as covered.
-            self._load_summaries(sorted({a for _, a in new} & set(self.load)))
-
-    def _new_dreams(self) -> None:
-        dreams = list(Dream.objects.filter(run=self.run, id__gt=self.last_dream_id).order_by("id"))
-        for d in dreams:
-            self.last_dream_id = d.id
-            if d.agent_id in self.dream:
-                self.dream[d.agent_id] = DreamLine(d.id, d.tick, d.text)

@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass
 
 from tests.oracle import transcript_through
+from voyage.calls.replay import MEMORY_JOB_PURPOSES
 from voyage.bench.fleet import MANAGE, ROOT, ScratchDB, wait_for
 
 CALLS = """
@@ -21,6 +22,16 @@ rows = (LLMCall.objects.filter(run_id=int(sys.argv[-1]), abandoned=False).order_
 for c in rows.iterator(chunk_size=500):
     print(json.dumps({"id": c.id, "tick": c.tick, "agent": c.agent.persona.key if c.agent else None,
                       "purpose": c.purpose, "prompt": c.prompt, "answer": c.raw_answer, "recalled": len(c.recalled)}))
+"""
+
+CREATE = """
+import json, sys
+from voyage.engine.runner import create_run
+from world.models import Scenario
+scenario, seed, layout, ahead, ticks, params = json.loads(sys.argv[-1])
+run = create_run(Scenario.objects.get(slug=scenario), seed=seed, schedule="simultaneous", context_layout=layout,
+                 run_ahead=ahead, target_ticks=ticks, **params)
+print(json.dumps({"run_id": run.pk}))
 """
 
 INSPECT = """
@@ -69,6 +80,12 @@ class Lab:
 
     def start(self, config: Config, ticks: int) -> dict:
         return self.voyage(*config.options(), "--ticks", str(ticks), *self.model())
+
+    def create(self, config: Config, ticks: int, **params) -> int:
+        """A new run of the configuration with other run parameters (lower memory thresholds, say),
+        not started: `run_voyage --run` or `start_voyage --run` takes it on with the model."""
+        spec = [config.scenario, config.seed, config.layout, config.run_ahead, ticks, params]
+        return self.script(CREATE, json.dumps(spec))[0]["run_id"]
 
     def resume(self, run_id: int, ticks: int | None = None) -> dict:
         return self.voyage("--run", str(run_id), *(["--ticks", str(ticks)] if ticks else []))
@@ -124,7 +141,17 @@ class Made:
 
 def same_calls(ours: list[dict], theirs: list[dict]) -> str | None:
     """None when the calls are the same, prompt for prompt and answer for answer; else the first
-    difference, said in a line."""
+    difference, said in a line. The run's own calls are compared in the order they were made; a
+    memory job's (compaction, era, dream) fall among them wherever the process that did the job was
+    then, so those are compared as a whole, sorted."""
+    job = lambda c: c["purpose"] in MEMORY_JOB_PURPOSES  # noqa: E731
+    key = lambda c: json.dumps([c[k] for k in ("tick", "agent", "purpose", "prompt", "answer")], sort_keys=True)  # noqa: E731
+    ours_jobs, theirs_jobs = sorted(map(key, filter(job, ours))), sorted(map(key, filter(job, theirs)))
+    if ours_jobs != theirs_jobs:
+        differ = next((a for a, b in zip(ours_jobs, theirs_jobs) if a != b), None)
+        return (f"{len(ours_jobs)} memory job calls against {len(theirs_jobs)}" if differ is None else
+                f"memory job call {differ[:120]}... differs")
+    ours, theirs = [c for c in ours if not job(c)], [c for c in theirs if not job(c)]
     for a, b in zip(ours, theirs):
         keys = ("tick", "agent", "purpose", "prompt", "answer")
         if any(a[k] != b[k] for k in keys):

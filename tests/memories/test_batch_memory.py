@@ -1,12 +1,16 @@
 """The batch runner remembers like the worker does (issue 8, item 1).
 
 A foreground `run_voyage` does its own compaction and dream jobs after each tick's commit and ends
-with none pending; the same seed on the worker leaves them queued until a memory worker runs —
-`voyage_status` says so — and both runs tell the same story, byte for byte, and remember the same."""
+with none pending; the same seed on the worker with no memory worker has its engine do each job
+before the first prompt that shows what it writes (SHOW_LAG ticks after it was asked) and leaves the
+rest queued until a memory worker runs — `voyage_status` says so — and both runs tell the same
+story, byte for byte, and remember the same."""
 from __future__ import annotations
 
+from memories.job_records import SHOW_LAG
 from tests.oracle import assert_same, transcript_through
 from voyage.bench.fleet import ScratchDB, Worker, manage, manage_json, wait_for
+from world.time import NIGHTFALL
 
 TICKS = "330"  # past nightfall (tick 319): the diary, the night's dreams, and compaction on the way
 RUN = ["--scenario", "edelweiss", "--ticks", TICKS, "--seed", "21"]  # the small world: 8 agents
@@ -36,7 +40,9 @@ def test_a_foreground_run_does_its_memory_work_and_tells_the_workers_story(tmp_p
         assert status["jobs_pending"] > 0
         owed = f"finished; {status['jobs_pending']} memory jobs still running"
         assert status["state_text"] == owed and owed in manage(env, "voyage_status", "--run", str(queued))
-        assert not db.query("SELECT COUNT(*) FROM memory_dreams WHERE run_id = %s", (queued,))[0][0]
+        # Owed: the jobs of the ticks since the last prompt's tick (nightfall, 319) - SHOW_LAG, the night's dreams among them.
+        assert db.query("SELECT MIN(tick) FROM memory_jobs_pending WHERE run_id = %s", (queued,))[0][0] > NIGHTFALL - SHOW_LAG
+        assert db.query("SELECT COUNT(*) FROM memory_jobs_pending WHERE run_id = %s AND job = 'dreams'", (queued,))[0][0]
 
         memory = Worker(env, tmp_path / "memory.log", cluster="memory")
         try:

@@ -168,7 +168,7 @@ def test_both_layouts_carry_the_same_content(cached_run):
                             cues_for(seed, seed.agents[aid], tick))
         # rules, rung, soul entries, summaries: one system prompt; the latest dream last in it, or, in the
         # cached layout, in the log where it was dreamt if the log reaches back that far
-        dream = cached.memory.dream.get(aid)
+        dream = cached.memory.dream_at(aid, tick)
         names = names_line(rung_spec(cached.rungs, agent.rung).allowed_actions)
         assert a[0]["content"].count(names) == 1 and names not in b[0]["content"]
         a[0] = {**a[0], "content": a[0]["content"].replace(names + "\n", "", 1)}  # after the rules, once per rung

@@ -108,7 +108,8 @@ def test_the_hard_threshold_compacts_before_the_call():
     summary = MemorySummary.objects.get(agent_id=agent.id)  # written (committed) before returning
     assert summary.row_count == 2
     assert world.memory.load[a.id].older(len(world.hot[a.id]), sum(len(h.text) for h in world.hot[a.id])) == (0, 0)
-    assert [s.text for s in world.memory.summaries[a.id]] == [summary.text]  # the call about to be made sees it
+    assert summary.shown_from == w.tick
+    assert [s.text for s in world.memory.summaries_at(a.id, w.tick)] == [summary.text]  # the call about to be made sees it
 
 
 def test_in_a_run_the_hard_path_puts_the_summary_into_that_very_action_prompt():

@@ -21,7 +21,9 @@ What lock-step's order alone would not keep:
 - The database. A step that reads committed rows waits for the ticks before it to commit: a
   prompt whose recalled rows would be searched, a hard compaction. An agent whose memory job a
   tick asked for (compaction, dream) starts the next tick after that tick's commit, as in
-  lock-step, where jobs are fixed, and done inline, at the commit.
+  lock-step, where jobs are fixed, and done inline, at the commit. A prompt of tick t shows what
+  the jobs asked up to t - SHOW_LAG wrote, and waits for the commit that records the last of them
+  (`_shown_ready`; SHOW_LAG is past any run_ahead, so it seldom does).
 - Barriers. Ticks that involve everyone (world/rules/dependency.py: overnight, spouse collision,
   wind-down, nightfall, bulletin, interventions, a possible attrition rumour) run in lock-step
   (tick.run_tick) once everyone has reached them.
@@ -43,18 +45,21 @@ from memories.ablation import off
 from memories.compaction import HARD, check_before_action, compaction_due_now
 from memories.context import hot_window, recall_cached, recall_terms
 from memories.dreams import dreams_tonight
-from memories.job_records import Dreams
+from memories.job_records import SHOW_LAG, Dreams
 from voyage.engine import steps
 from voyage.engine.tick import place
 from voyage.engine.world import RunWorld
 from voyage.engine.writer import TickWriter
 from voyage.gateway.base import Gateway
-from voyage.models import LLMCall
+from voyage.models import MAX_RUN_AHEAD, LLMCall
 from world.rules.actions import ActionFail, parse_action
 from world.rules.dependency import attrition_possible, barrier
 from world.time import is_overnight, plan_tick
 
 START, CHECK, PROMPT, RESOLVE, ATTRITION, REFLECT, END = range(1, 8)
+# What a prompt of tick t shows of the memory jobs is fixed by tick t - SHOW_LAG (memories/job_records.py):
+# past any lead an agent may take, the tick that records those jobs has committed before its prompt.
+assert SHOW_LAG > MAX_RUN_AHEAD, "an agent running ahead would wait for a commit before most prompts"
 
 
 @dataclass(frozen=True)
@@ -136,7 +141,6 @@ class Stretch:
         self.low = run.tick
         self.stop = self.until
         self.halted = False
-        world.memory.refresh()  # as a tick does when it starts: what the memory jobs wrote meanwhile
         looked_again = False
         while True:
             progressed = self._sweep()
@@ -229,7 +233,7 @@ class Stretch:
             a = c.agent
             if not self._clear(c, (c.tick, PROMPT, c.place), {a.location_id}):
                 return False
-            if not self._recall_ready(c):
+            if not self._recall_ready(c) or not self._shown_ready(c.tick):
                 return False
             takes_schema, dialect = self.gateway.action_shape(a.persona.key)
             situation, request = steps.action_request(self.world, a, c.tick, schema=takes_schema, dialect=dialect)
@@ -248,6 +252,16 @@ class Stretch:
         if oldest is None or oldest.id is not None or oldest.writer_tick is None or oldest.writer_tick >= c.tick:
             return True
         return world.run.tick > oldest.writer_tick
+
+    def _shown_ready(self, t: int) -> bool:
+        """A prompt of tick t shows what the memory jobs asked up to tick t - SHOW_LAG wrote: once the
+        tick that records the last of them has committed, they are done (here if no worker has) and
+        loaded, as at the start of a lock-step tick. With SHOW_LAG past any run_ahead an agent seldom
+        waits here for a commit."""
+        if self.world.run.tick <= t - SHOW_LAG:
+            return False
+        self.world.memory.ready(t, self.gateway)
+        return True
 
     def _resolve(self, c: Cursor) -> bool:
         a, world = c.agent, self.world
@@ -381,7 +395,6 @@ class Stretch:
         leads = {c.agent.persona.key: max(0, c.working - slowest) for c in active if c.agent.alive}
         w.commit(t + 1, self.memory, run_fields={"leads": _leads(run.leads, leads)})
         self.job_agents.pop(t, None)
-        world.memory.refresh()
         plan = plan_tick(t, run.reflection_schedule)
         if plan.digest:
             steps.digest(world, w)

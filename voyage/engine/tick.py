@@ -19,8 +19,8 @@ def run_tick(world: RunWorld, gateway: Gateway) -> TickWriter:
     run = world.run
     plan = plan_tick(run.tick, run.reflection_schedule)
     w = TickWriter(world, plan.tick)
-    if not is_overnight(plan.tick):
-        world.memory.refresh()                     # summaries and dreams the memory jobs wrote meanwhile
+    if not is_overnight(plan.tick):                # what the memory jobs asked SHOW_LAG ticks ago and before
+        world.memory.ready(plan.tick, gateway)     # wrote (done here if no worker has): prompts show it now
 
     if plan.spouse_collision:                      # 1. spouse collision (tick == 1, one-shot)
         steps.spouse_collision(world, w)

@@ -51,8 +51,11 @@ def _page(request, run, agent, tab: str, template: str, **context):
 
 def context_now(run: Run, agent_id: int):
     """The messages of the action call this agent would get at the run's current tick, and the ids of
-    the rows recalled into them: built by the engine's own code on a freshly loaded world."""
+    the rows recalled into them: built by the engine's own code on a freshly loaded world — after the
+    memory jobs whose rows that call shows, as the engine has them done first (done here, as a fixture
+    export does them, if no worker has: seldom, they were asked SHOW_LAG ticks before)."""
     world = RunWorld(run, minds=[agent_id])
+    world.memory.ready(run.tick)
     _, request = action_request(world, world.agents[agent_id], run.tick)
     return request.messages, request.recalled
 
