@@ -62,3 +62,22 @@ class RandomJudge(FakeOpenAI):
             ids = [item["id"] for item in hints.packets[0]["items"]]
             return json.dumps({"scores": {d: {"score": self.draws.randint(int(lo), int(hi)), "reason": "A guess.",
                                               "cites": [self.draws.choice(ids)]} for d, lo, hi in hints.dimensions}})
+
+
+# What a PlantedAnswers server says to every interview question, by the model name its profile asks for:
+# the same plain line, then a word foreign to any world, then that and one word said over and over. A
+# judge that knows its job prefers them in that order, whichever side each is shown on. (No capitalised
+# word: every answer is as grounded as the others, whatever each arm remembers.)
+PLANTED_ANSWERS = {
+    "clean": "i keep to my work and mind what the day brings, as any sensible soul would",
+    "one_slip": "i keep to my work and mind what the day brings, as my smartphone tells me",
+    "two_slips": "i keep to my smartphone, " + " ".join(["yes"] * 30),
+}
+
+
+class PlantedAnswers(FakeOpenAI):
+    """Answers interviews with PLANTED_ANSWERS[model]: a study's arms routed to it by `instruments`
+    profiles of different models answer with a known order of quality."""
+
+    def _content(self, body: dict, fault) -> str:
+        return PLANTED_ANSWERS[body["model"]]
