@@ -4,7 +4,7 @@ study whose arms answer the interview battery with a planted order of quality (t
 to its world, hot_window_only with that and one word said thirty times). A judge that knows its job
 recovers the planted order, full > no_reflection > hot_window_only, with intervals apart and the verdict
 reliable; a judge that always prefers the first answer is unreliable with order_flip_share >= 0.9; one
-that answers at random is unreliable. The study's runs are made once for the session."""
+that answers at random is unreliable. The study's runs are made once for the three."""
 from __future__ import annotations
 
 import io
@@ -28,10 +28,10 @@ BATTERY = """questions:
 """
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # not the session's: other files count the studies there are
 def ablation(django_db_setup, django_db_blocker, tmp_path_factory):
     """Three arms of memory (full, no_reflection, hot_window_only) x 2 seeds of Edelweiss, 12 ticks each,
-    run offline once; deleted after the session."""
+    run offline once; deleted after this file's tests."""
     battery = tmp_path_factory.mktemp("battery") / "three.yaml"
     battery.write_text(BATTERY)
     with django_db_blocker.unblock():

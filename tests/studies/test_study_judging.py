@@ -35,14 +35,14 @@ def command(*args) -> str:
 
 @pytest.fixture
 def judged_study():
-    command("create", "--name", "believed", "--scenario", "edelweiss", "--ticks", "40",
+    command("create", "--name", "believed", "--scenario", "edelweiss", "--ticks", "20",
             "--vary", "memory=full,hot_window_only", "--vary", "seeds=2", "--judge", "default@1", "--no-start")
     study = Study.objects.get(name="believed")
     run_study(study, io.StringIO())
     return study
 
 
-def test_each_dimension_is_a_measure_compared_between_arms_with_the_verdict(judged_study):
+def test_each_dimension_is_a_measure_compared_between_arms_with_the_verdict(judged_study, staff):
     runs = list(Run.objects.filter(study_member__study=judged_study))
     before = {r.pk: (transcript(r), run_tables(r), Budget(r).tokens) for r in runs}
     assert take_due(judged_study) == 4  # every run judged on day 1, once
@@ -76,9 +76,7 @@ def test_each_dimension_is_a_measure_compared_between_arms_with_the_verdict(judg
     with pytest.raises(CommandError, match="is the judge's verdict, not a number"):
         command("compare", "believed", "--measure", "judge_d1_verdict")
 
-
-def test_the_report_shows_believability_with_the_verdict(judged_study, staff):
-    take_due(judged_study)
+    # the report: believability beside the verdict
     page = staff.get(f"/studies/{judged_study.pk}/report/").content.decode()
     row = page.split('<tr class="measure" data-measure="judge_d1_persona_adherence"', 1)[1].split("</tr>", 1)[0]
     assert row.count('class="verdict"') == 3  # beside each arm's mean and beside the difference
