@@ -4,7 +4,8 @@ judge's self-checks: real HTTP, the OpenAI protocol, the prompt as Voyage sends 
 - KnowingJudge: knows its job. It reads the packets in the prompt and scores them from the signals a
   careful reader would see (the proxies of voyage.gateway.offline_judge: someone else's history, a
   denial of its own line, a word foreign to its world, a name too soon, a line said again and again),
-  and compares two packets by those scores, whichever side each is on.
+  and compares two packets, whichever side each is on, by the defects it finds first (speaking as
+  someone else is the worst; then how many kinds of defect), then by those scores.
 - FirstAnswerJudge: scores as the knowing judge, but in a pair always prefers the first (A).
 - RandomJudge: a score drawn at random for each dimension (citing real rows of the packet, so its
   scores count), and A or B at random."""
@@ -15,7 +16,8 @@ import random
 import threading
 
 from voyage.bench.fake_openai_server import FakeOpenAI
-from voyage.gateway.offline_judge import JudgeHints, judge
+from voyage.gateway.offline_judge import (JudgeHints, anachronisms, contradictions, false_claims, judge, names_too_soon,
+                                          repeats, weighted_total)
 from voyage.judging.prompt import PACKET_END
 
 
@@ -34,9 +36,23 @@ def read_prompt(body: dict) -> JudgeHints:
     return JudgeHints("score", (_json_after(text, "EVIDENCE PACKET (JSON):"),), scales)
 
 
+def defects_found(packet: dict) -> tuple[int, int]:
+    """(claims to be someone else, how many kinds of defect) in a packet: fewer is better."""
+    kinds = [bool(false_claims(packet)), bool(contradictions(packet)), bool(anachronisms(packet)),
+             bool(names_too_soon(packet)), repeats(packet)[0] > 1]
+    return int(kinds[0]), sum(kinds)
+
+
 class KnowingJudge(FakeOpenAI):
     def _content(self, body: dict, fault) -> str:
-        return judge(read_prompt(body))
+        hints = read_prompt(body)
+        if hints.mode != "pair":
+            return judge(hints)
+        a, b = ((*(-n for n in defects_found(p)), weighted_total(p, hints.dimensions), -int(p["id"] != min(
+            q["id"] for q in hints.packets))) for p in hints.packets)
+        better = "A" if a > b else "B"
+        return json.dumps({"better": better, "reason": "The fewer defects, then the better scores.",
+                           "cites": [hints.packets[0 if better == "A" else 1]["items"][0]["id"]]})
 
 
 class FirstAnswerJudge(KnowingJudge):
@@ -62,3 +78,22 @@ class RandomJudge(FakeOpenAI):
             ids = [item["id"] for item in hints.packets[0]["items"]]
             return json.dumps({"scores": {d: {"score": self.draws.randint(int(lo), int(hi)), "reason": "A guess.",
                                               "cites": [self.draws.choice(ids)]} for d, lo, hi in hints.dimensions}})
+
+
+# What a PlantedAnswers server says to every interview question, by the model name its profile asks for:
+# the same plain line, then a word foreign to any world, then that and one word said over and over. A
+# judge that knows its job prefers them in that order, whichever side each is shown on. (No capitalised
+# word: every answer is as grounded as the others, whatever each arm remembers.)
+PLANTED_ANSWERS = {
+    "clean": "i keep to my work and mind what the day brings, as any sensible soul would",
+    "one_slip": "i keep to my work and mind what the day brings, as my smartphone tells me",
+    "two_slips": "i keep to my smartphone, " + " ".join(["yes"] * 30),
+}
+
+
+class PlantedAnswers(FakeOpenAI):
+    """Answers interviews with PLANTED_ANSWERS[model]: a study's arms routed to it by `instruments`
+    profiles of different models answer with a known order of quality."""
+
+    def _content(self, body: dict, fault) -> str:
+        return PLANTED_ANSWERS[body["model"]]

@@ -20,13 +20,14 @@ def form(**over):
 
 
 def test_a_study_made_in_the_admin_has_its_grid_of_runs(admin_client):
-    response = admin_client.post("/admin/studies/study/add/", form())
+    response = admin_client.post("/admin/studies/study/add/", form(judging="default@1"))
     assert response.status_code == 302, response.content.decode()[:2000]
     study = Study.objects.get(name="from the admin")
     runs = Run.objects.filter(study_member__study=study).order_by("study_member__position")
     assert [(r.hot_memory_limit, r.seed, r.attrition_threshold) for r in runs] == [
         (30, 1, 60), (30, 2, 60), (50, 1, 60), (50, 2, 60)]
     assert {r.state for r in runs} == {Run.PAUSED}  # "start" unticked: nothing queued
+    assert [(j["day"], j["rubric"]) for j in study.judging] == [(1, "default")]  # the judge's day, a measure
     listing = admin_client.get("/admin/studies/study/").content.decode()
     assert "0/4" in listing and f"/studies/{study.pk}/" in listing
     page = admin_client.get(f"/admin/studies/study/{study.pk}/change/").content.decode()
@@ -38,6 +39,7 @@ def test_a_study_made_in_the_admin_has_its_grid_of_runs(admin_client):
     ({"axes": "seeds=0"}, "seeds=N takes one count"),
     ({"shared": "fatigue_warning=95"}, "fatigue warning (95) must come before"),
     ({"ticks": ""}, "in days or in ticks"),
+    ({"judging": "rubrics/../../settings@1"}, "there is no shipped rubric"),
 ])
 def test_bad_input_is_shown_and_nothing_is_written(admin_client, over, words):
     runs = Run.objects.count()

@@ -48,6 +48,8 @@ def test_a_study_made_through_the_api_is_followed_and_tabulated(client, token, q
     ({"name": "x", "ticks": 3, "axes": {"bogus": [1]}}, "bogus: not a run parameter"),
     ({"name": "x", "axes": {}}, "ticks or as days"),
     ({"name": "x", "ticks": 3, "axes": {"seeds": [0]}}, "seeds=N takes one count"),
+    ({"name": "x", "ticks": 3, "judge": ["/etc/passwd@1"]}, "there is no shipped rubric '/etc/passwd'"),
+    ({"name": "x", "ticks": 3, "judge": ["default@2"]}, "judge a day from 1 to 1"),
 ])
 def test_bad_input_is_a_422_naming_it_and_writes_nothing(client, token, body, words):
     runs = Run.objects.count()
@@ -122,3 +124,10 @@ def test_only_staff_make_studies_over_interventions(client, token):
     staff.force_login(User.objects.create_user("keeper", password="pw", is_staff=True))
     assert staff.post("/api/studies", body, content_type="application/json").status_code == 403  # no CSRF header
     assert not Study.objects.exists()
+
+
+def test_a_study_made_through_the_api_judges_a_day(client, token):
+    made = post(client, token, {"name": "judged", "ticks": 3, "judge": ["default@1"], "start": False})
+    assert made.status_code == 201, made.content
+    study = Study.objects.get(pk=made.json()["id"])
+    assert [(j["day"], j["rubric"], j["source"]) for j in study.judging] == [(1, "default", "default")]

@@ -1,6 +1,7 @@
 """Judging in a real browser: a staff user judges a run's day from its overview and sees the scores
 with the judge's verdict beside them; a two-arm memory ablation study is ranked from its report and
-the ranking shows as a picture beside the verdict."""
+the ranking shows as a picture beside the verdict, and its judged day's believability (study create
+--judge) is a measure of the report with the verdict beside each arm."""
 from playwright.sync_api import expect
 
 from voyage.bench.fleet import manage, manage_json
@@ -23,7 +24,8 @@ def test_a_day_judged_from_the_page_shows_its_scores_and_verdict(site, small_run
 
 def test_a_two_arm_ablation_study_is_ranked_in_its_report(site, staff_page, page_watch):
     made = manage_json(site.env, "study", "create", "--name", "ablation in a browser", "--scenario", "edelweiss",
-                       "--ticks", "30", "--vary", "memory=full,hot_window_only", "--no-start")[0]
+                       "--ticks", "30", "--vary", "memory=full,hot_window_only", "--judge", "default@1",
+                       "--no-start")[0]
     manage(site.env, "study", "run", "ablation in a browser")
     page = staff_page
     page.goto(f"/studies/{made['study']}/report/")
@@ -37,4 +39,7 @@ def test_a_two_arm_ablation_study_is_ranked_in_its_report(site, staff_page, page
     expect(rows).to_have_count(2)
     assert {rows.nth(i).get_attribute("data-arm") for i in range(2)} == {"memory=full", "memory=hot_window_only"}
     assert section.locator("svg.ranking circle").count() == 2
+    believed = page.locator('#report-measures tr[data-measure="judge_d1_overall"]')  # --judge: a measure
+    expect(believed.locator(".arm-stat .verdict")).to_have_count(2)
+    expect(believed.locator(".arm-stat .verdict").first).to_have_text("reliable (scripted)")
     assert not page_watch.page_errors and not page_watch.dialogs

@@ -158,7 +158,8 @@ def test_every_registered_measure_has_a_column_and_a_test():
               "example_copy_share", "repeat_share", "distinct_dialogue_share", "action_fail_reasons",
               "action_evenness", "ignored_field_share",
               "survey",  # survey: tests/studies/test_study_surveys.py
-              "validity"}  # validity: tests/studies/test_study_validity.py
+              "validity",  # validity: tests/studies/test_study_validity.py
+              "judge"}  # judge: tests/studies/test_study_judging.py
     assert set(REGISTRY) == tested, "a new measure needs a test here"
 
 

@@ -16,6 +16,7 @@ from voyage.studies.config import MAX_BUDGET_COST, StudyError, StudyPlan, create
 from voyage.studies.grid import GridError, seed_count
 from voyage.studies.models import Study
 from voyage.studies.progress import study_progress
+from voyage.studies.study_judging import StudyJudgeError, parse_judge
 from voyage.studies.results import csv_text
 from world.time import TICKS_PER_DAY
 
@@ -57,6 +58,9 @@ class StudyIn(Body):
         default_factory=dict, description='the values of an "intervention" axis besides "none", by name, e.g. '
         '{"lights": {"kind": "room_event", "tick": 300, "room": "grand_staircase", "text": "The lights go out."}} '
         'with axes {"intervention": ["none", "lights"]}: the arms are forks of one base run per cell')
+    judge: list[str] = Field(default_factory=list, max_length=10, description='RUBRIC@DAY, e.g. ["default@1"]: '
+                             "that day of every run judged against a shipped rubric once the run has finished; each "
+                             "dimension becomes a measure (judge_d<DAY>_<dimension>), carried with the judge's verdict")
 
 
 class StudyRunOut(Schema):
@@ -130,7 +134,15 @@ def plan_from(body: StudyIn) -> StudyPlan:
     return StudyPlan(name=body.name, scenario=body.scenario, target_ticks=ticks, axes=axes,
                      base={k: _text(v) for k, v in body.shared.items()}, budget_cost=body.budget_cost,
                      parallel=body.parallel,
-                     interventions={name: spec.dict(exclude_none=True) for name, spec in body.interventions.items()})
+                     interventions={name: spec.dict(exclude_none=True) for name, spec in body.interventions.items()},
+                     judging=[_judge(spec) for spec in body.judge])
+
+
+def _judge(spec: str) -> dict:
+    try:
+        return parse_judge(spec[:200], files=False)  # over the API: shipped rubrics only, never a server path
+    except StudyJudgeError as exc:
+        raise StudyError(str(exc)) from None
 
 
 @router.get("/studies", response={200: StudyPage, **errors()}, summary="Studies, oldest first, with their progress")

@@ -68,16 +68,17 @@ class Result:
                 "calls": self.calls, "cpu_s": round(cpu_s, 2)}
 
 
-def save(result: Result, cpu_s: float, asked_by=None):
+def save(result: Result, cpu_s: float, asked_by=None, made_by: str = ""):
     """The job kept as a Judging row (the pages and the API show the latest), with the first judge's
-    scores of the real packets."""
+    scores of the real packets. `made_by`: the study that asked (kept in the summary), if one did."""
     first = result.rows[0].judge if result.rows else OFFLINE
     scores = [{"agent": r.agent, "dimension": r.judgement.dimension, "score": r.judgement.score,
                "reason": r.judgement.reason, "cites": list(r.judgement.cites), "missing": r.judgement.missing}
               for r in result.rows if r.copy == "original" and r.repeat == 0 and r.judge == first]
     judges = ", ".join(dict.fromkeys(r.judge for r in result.rows)) or OFFLINE
     return Judging.objects.create(run_id=result.run_id, day=result.day, rubric=result.rubric, judge=judges,
-                                  scripted=result.scripted, verdict=result.verdict, summary=result.summary(cpu_s),
+                                  scripted=result.scripted, verdict=result.verdict,
+                                  summary={**result.summary(cpu_s), **({"made_by": made_by} if made_by else {})},
                                   scores=scores, asked_by=asked_by)
 
 

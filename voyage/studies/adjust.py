@@ -17,7 +17,7 @@ import numpy as np
 
 HOLM, BH = "holm", "bh"
 METHODS = {HOLM: "Holm (family-wise error rate)", BH: "Benjamini-Hochberg (false discovery rate)"}
-FAMILIES = ("ladder", "speech", "trust", "networks", "memory", "surveys", "health", "validity")
+FAMILIES = ("ladder", "speech", "trust", "networks", "memory", "surveys", "health", "validity", "believability")
 FAMILY_OF = {
     "agents_rung": "ladder", "first_tick_rung": "ladder", "deaths": "ladder",
     "words": "speech", "speech_target_only_share": "speech",
@@ -26,6 +26,7 @@ FAMILY_OF = {
     "written": "memory",
     "survey": "surveys",
     "validity": "validity",
+    "judge": "believability",
     "action_fail_rate": "health", "calls": "health", "tokens": "health", "cost": "health", "retries": "health",
     "wall_s": "health", "example_copy_share": "health", "repeat_share": "health",
     "distinct_dialogue_share": "health", "ignored_field_share": "health", "action_fail_reasons": "health",

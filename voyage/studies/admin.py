@@ -14,6 +14,7 @@ from voyage.studies.arms import ArmError, parse_spec
 from voyage.studies.config import StudyError, StudyPlan, create_study
 from voyage.studies.grid import GridError, parse_vary
 from voyage.studies.models import Study, StudyRun
+from voyage.studies.study_judging import StudyJudgeError, parse_judge
 from voyage.studies.study_surveys import StudySurveyError, parse_survey
 from world.models import Scenario
 from world.time import TICKS_PER_DAY
@@ -46,6 +47,11 @@ class StudyCreateForm(forms.ModelForm):
         help_text="questionnaires put to every run as it stood at a tick, once it has finished, one a line: "
                   "NAME@TICK with the name of a saved questionnaire (Instruments › Questionnaires); its items "
                   "become measures (docs/surveys.md)")
+    judging = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), required=False, label="Judge",
+        help_text="a day of every run judged against a rubric, once the run has finished, one a line: RUBRIC@DAY with "
+                  "default or the name of a rubric shipped in voyage/judging/rubrics (e.g. default@1); each dimension "
+                  "becomes a measure, carried with the judge's verdict (docs/judging.md)")
     parallel = forms.IntegerField(required=False, min_value=1,
                                   help_text="runs on the worker at once (default: all; 1 with a budget)")
     start = forms.BooleanField(required=False, initial=True, help_text="queue the runs on the worker now")
@@ -78,9 +84,10 @@ class StudyCreateForm(forms.ModelForm):
                              axes=parse_vary(lines(data.get("axes", ""))), base=shared,
                              budget_cost=data.get("budget_cost"), parallel=data.get("parallel"),
                              interventions=interventions,
-                             surveys=[parse_survey(line, saved=True) for line in lines(data.get("surveys", ""))])
+                             surveys=[parse_survey(line, saved=True) for line in lines(data.get("surveys", ""))],
+                             judging=[parse_judge(line, files=False) for line in lines(data.get("judging", ""))])
             self.study = create_study(plan)
-        except (StudyError, GridError, ArmError, StudySurveyError) as exc:
+        except (StudyError, GridError, ArmError, StudySurveyError, StudyJudgeError) as exc:
             raise forms.ValidationError(str(exc)) from None
         return data
 
@@ -126,8 +133,8 @@ class StudyAdmin(admin.ModelAdmin):
     search_fields = ["name"]
     inlines = [StudyRunInline]
     actions = ["start_on_worker"]
-    readonly_fields = ["name", "scenario", "target_ticks", "axes", "base", "interventions", "surveys", "fork_tick",
-                       "budget_cost", "parallel", "state", "stop_reason", "created_at", "page"]
+    readonly_fields = ["name", "scenario", "target_ticks", "axes", "base", "interventions", "surveys", "judging",
+                       "fork_tick", "budget_cost", "parallel", "state", "stop_reason", "created_at", "page"]
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(
@@ -144,7 +151,7 @@ class StudyAdmin(admin.ModelAdmin):
     def get_fieldsets(self, request, obj=None):
         if obj is None:
             return [(None, {"fields": ["name", "scenario", "days", "ticks", "axes", "shared", "interventions",
-                                       "surveys", "budget_cost", "parallel", "start"]})]
+                                       "surveys", "judging", "budget_cost", "parallel", "start"]})]
         return super().get_fieldsets(request, obj)
 
     def get_readonly_fields(self, request, obj=None):

@@ -5,6 +5,7 @@ arm, so the numbers repeat."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 
 from voyage.studies import compare as cells
 from voyage.studies.arms import INTERVENTION, NO_INTERVENTION
@@ -12,6 +13,8 @@ from voyage.studies.grid import SEED
 from voyage.studies.measures import REGISTRY, Measure
 from voyage.studies.results import study_rows
 from voyage.studies.stats import KEYS, Comparison, compare, seed_for
+from voyage.studies.judge_measures import is_verdict, verdict_column, worst
+from voyage.studies.judge_measures import scale_columns as judged_scales
 from voyage.studies.survey_measures import scale_columns
 
 
@@ -72,14 +75,30 @@ def between(study_name: str, rows: list[dict], axes: list[str], column: str, day
     values = {arm: [r.get(column) for r in on_day if cells.cell_of(r, plain) == arm] for arm in arms}
     if scale is None:
         scale = bool(getattr(measure_of(column), "scale", False))
-    return [compare(column, day, arm, values[arm], baseline, values[baseline], scale=scale,
-                    seed=seed_for(study_name, column, day, arm, baseline))
-            for arm in arms if arm != baseline]
+    found = [compare(column, day, arm, values[arm], baseline, values[baseline], scale=scale,
+                     seed=seed_for(study_name, column, day, arm, baseline))
+             for arm in arms if arm != baseline]
+    carried = verdict_column(column)
+    if carried is None or carried == column:
+        return found
+    verdicts = {arm: [r.get(carried) for r in on_day if cells.cell_of(r, plain) == arm] for arm in arms}
+    return [dataclasses.replace(c, verdict=worst(verdicts[c.arm] + verdicts[baseline]) or "not judged")
+            for c in found]
+
+
+def compared(header: list[str]) -> list[str]:
+    """The columns of the results that arms are compared on: every measure's, but a judge's verdict
+    (words, carried with its day's scores instead)."""
+    return [c for c in header[header.index("day") + 1:] if not is_verdict(c)]
 
 
 def study_comparisons(study, column: str, day=None, baseline: str | None = None) -> list[Comparison]:
     """`study compare`: only the measure asked for is evaluated, for every run of the study."""
     declared = measure_of(column)
+    if is_verdict(column):
+        raise CompareError(f"--measure {column!r} is the judge's verdict, not a number: it is carried with every "
+                           f"comparison of that day's scores (compare {column[:-len('verdict')]}<dimension> or "
+                           f"{column[:-len('verdict')]}overall)")
     if declared is None:
         raise CompareError(f"--measure {column!r} is not a measure (measures: {', '.join(REGISTRY)})")
     header, rows = study_rows(study, {declared.name: declared})
@@ -97,18 +116,20 @@ def all_comparisons(study, day=None, baseline: str | None = None) -> list[Compar
     header, rows = study_rows(study)
     arms = arms_of(rows, study.axes)
     chosen, base = pick_day(rows, day), pick_baseline(arms, baseline)
-    return [c for column in header[header.index("day") + 1:]
+    return [c for column in compared(header)
             for c in between(study.name, rows, study.axes, column, chosen, base, scale=is_scale(study, column))]
 
 
 def is_scale(study, column: str) -> bool:
     """Whether arms are compared on `column` as a rating scale: a measure declared so, or the mean of
     a survey's scale item."""
-    return bool(getattr(measure_of(column), "scale", False)) or column in scale_columns(study)
+    return (bool(getattr(measure_of(column), "scale", False)) or column in scale_columns(study)
+            or column in judged_scales(study))
 
 
 def write_csv(comparisons: list[Comparison], out) -> None:
-    writer = csv.DictWriter(out, fieldnames=KEYS, lineterminator="\n")
+    judged = any(c.verdict is not None for c in comparisons)
+    writer = csv.DictWriter(out, fieldnames=(*KEYS, "verdict") if judged else KEYS, lineterminator="\n")
     writer.writeheader()
     for c in comparisons:
         writer.writerow({k: "" if v is None else v for k, v in c.line().items()})

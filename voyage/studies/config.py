@@ -21,6 +21,7 @@ from voyage.runs.config import PARAMETERS, configure_run
 from voyage.studies.arms import INTERVENTION, NO_INTERVENTION, ArmError, base_key, check_axis, fork_tick
 from voyage.studies.grid import PROFILE, SEED, GridError, cell_label, expand, with_seed
 from voyage.studies.models import Study, StudyRun
+from voyage.studies.study_judging import StudyJudgeError, check_judging
 from voyage.studies.study_surveys import StudySurveyError, check_surveys
 from world.models import Scenario
 
@@ -52,6 +53,8 @@ class StudyPlan:
     interventions: dict[str, dict] = field(default_factory=dict)
     # Questionnaires put to every run at a tick (voyage.studies.study_surveys.parse_survey's form).
     surveys: list[dict] = field(default_factory=list)
+    # Rubrics judged on a day of every run (voyage.studies.study_judging.parse_judge's form).
+    judging: list[dict] = field(default_factory=list)
 
 
 def create_study(plan: StudyPlan) -> Study:
@@ -87,6 +90,10 @@ def create_study(plan: StudyPlan) -> Study:
         surveys = check_surveys(plan.surveys, plan.target_ticks)
     except StudySurveyError as exc:
         raise StudyError(str(exc)) from None
+    try:
+        judging = check_judging(plan.judging, plan.target_ticks)
+    except StudyJudgeError as exc:
+        raise StudyError(str(exc)) from None
     split = fork_tick(specs) if specs else None
     runs = len(cells) + (len({base_key(c.as_dict()) for c in cells}) if specs else 0)
     parallel = plan.parallel if plan.parallel is not None else (1 if budget is not None else runs)
@@ -97,7 +104,7 @@ def create_study(plan: StudyPlan) -> Study:
         with transaction.atomic():
             study = Study.objects.create(name=name, scenario=scenario, target_ticks=plan.target_ticks, base=base,
                                          axes=axes, budget_cost=budget, parallel=parallel, interventions=specs,
-                                         fork_tick=split, surveys=surveys)
+                                         fork_tick=split, surveys=surveys, judging=judging)
             made.study = study
             for cell in cells:
                 values = cell.as_dict()

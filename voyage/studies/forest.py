@@ -19,7 +19,7 @@ SIGNIFICANT = 0.05
 def forest_rows(comparisons) -> list[dict]:
     """The rows drawn, in family order then the table's: every comparison with a difference and interval."""
     rows = [{"family": family_of(c.measure), "measure": c.measure, "arm": c.arm, "diff": c.diff, "low": c.ci_low,
-             "high": c.ci_high, "p_adjusted": c.p_adjusted} for c in comparisons
+             "high": c.ci_high, "p_adjusted": c.p_adjusted, "verdict": getattr(c, "verdict", None)} for c in comparisons
             if c.diff is not None and c.ci_low is not None and c.ci_high is not None]
     order = {f: i for i, f in enumerate((*FAMILIES, "other"))}
     return sorted(rows, key=lambda r: order[r["family"]])  # stable: the table's order within a family
@@ -47,7 +47,8 @@ def forest_svg(rows: list[dict], title: str = "differences from the baseline") -
             adjusted = "" if r["p_adjusted"] is None else f", p adj {r['p_adjusted']:.3g}"
             parts.append(f'<g class="forest-row" data-measure="{escape(r["measure"])}" data-arm="{escape(r["arm"])}" '
                          f'data-diff="{r["diff"]!r}" data-low="{r["low"]!r}" data-high="{r["high"]!r}">'
-                         f'<text x="12" y="{mid + 4}" font-size="11">{escape(r["measure"])} · {escape(r["arm"])}</text>'
+                         f'<text x="12" y="{mid + 4}" font-size="11">{escape(r["measure"])} · {escape(r["arm"])}'
+                         f'{" · judge " + escape(r["verdict"]) if r.get("verdict") else ""}</text>'
                          f'<line x1="{x(r["low"]):.1f}" y1="{mid}" x2="{x(r["high"]):.1f}" y2="{mid}" '
                          f'stroke="{colour}" stroke-width="2"/>'
                          f'<circle cx="{x(r["diff"]):.1f}" cy="{mid}" r="3.5" fill="{colour}"/>'

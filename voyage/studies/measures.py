@@ -199,6 +199,15 @@ def validity(t: Tables, run: RunInfo, day: int) -> dict:
     return validity_values(t, run.id)
 
 
+@measure("judge", "the study's judging (--judge RUBRIC@DAY), per rubric judged on day D: "
+                  "d<D>_<dimension> (mean score over the day's judged agents), d<D>_overall (the dimensions' mean, "
+                  "by their weights), d<D>_missing (share of judgements missing), d<D>_verdict (the judge's "
+                  "verdict on itself: reliable, doubtful, unreliable; carried with every comparison of the day's "
+                  "scores); empty until the run has finished and been judged", per="run")
+def judge(t: Tables, run: RunInfo, day: int) -> dict:
+    return judge_values(t, run.id)
+
+
 # --- evaluating ------------------------------------------------------------------------------
 def evaluate(run_ids, measures: dict[str, Measure] | None = None) -> list[dict]:
     """One row per (run, day) of every run that has ticked: run_id, day, then each measure's
@@ -233,4 +242,5 @@ def columns(rows: list[dict]) -> list[str]:
 
 from voyage.studies import health_measures  # noqa: E402,F401  registers the model-health measures
 
+from voyage.studies.judge_measures import judge_values  # noqa: E402
 from voyage.studies.survey_measures import survey_values

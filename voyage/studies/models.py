@@ -29,6 +29,9 @@ class Study(models.Model):
                                             "at which each base run is forked into its arms")
     surveys = models.JSONField(default=list, blank=True, help_text='questionnaires put to every run at a tick: '
                                '[{"tick": T, "questionnaire": {title, items}}] (voyage/studies/study_surveys.py)')
+    judging = models.JSONField(default=list, blank=True, help_text='rubrics whose judge scores one day of every run, '
+                               'each dimension a measure: [{"day": D, "rubric": name, "source", "text": its YAML}] '
+                               '(voyage/studies/study_judging.py)')
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

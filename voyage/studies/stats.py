@@ -45,11 +45,16 @@ class Comparison:
     effect: str  # "cohen_d" or "cliff_delta"
     note: str = ""  # why some numbers are missing
     p_adjusted: float | None = None  # for the number of comparisons in its table (voyage/studies/adjust.py)
+    verdict: str | None = None  # a judge's score: the judge's verdict on itself (the worst over the runs compared)
 
     def line(self) -> dict:
-        """The JSON line / CSV row: the keys of KEYS, numbers rounded to six significant digits."""
+        """The JSON line / CSV row: the keys of KEYS, numbers rounded to six significant digits; and
+        `verdict` for a judge's score."""
         out = asdict(self)
-        return {k: _round(out[k]) for k in KEYS}
+        line = {k: _round(out[k]) for k in KEYS}
+        if self.verdict is not None:
+            line["verdict"] = self.verdict
+        return line
 
 
 def _round(value):

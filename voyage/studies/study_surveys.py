@@ -22,6 +22,7 @@ from voyage.instruments.questionnaire import QuestionnaireError, from_dict, read
 from voyage.instruments.surveys import SurveyError, digest, take_survey
 from voyage.models import Run
 from voyage.studies.models import Study, StudyRun
+from voyage.studies.study_judging import judge_due
 
 log = logging.getLogger("voyage.studies")
 MADE_BY = "study {name}"
@@ -104,10 +105,11 @@ def check_surveys(surveys: list[dict], target_ticks: int) -> list[dict]:
 
 def take_due(study: Study) -> int:
     """Ask each finished run of the study the surveys it has not answered yet; how many were taken.
-    A survey that cannot be made (everyone dead by its tick) is logged and left."""
+    A survey that cannot be made (everyone dead by its tick) is logged and left. The study's judging
+    (study_judging.judge_due) is done here too, and counted."""
+    taken = judge_due(study)
     if not study.surveys:
-        return 0
-    taken = 0
+        return taken
     members = StudyRun.objects.filter(study=study, is_base=False, run__state=Run.FINISHED).select_related(
         "run__scenario", "run__profile")
     for member in members:

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from voyage.models import Run
 from voyage.studies import compare as cells
 from voyage.studies.adjust import HOLM, METHODS, with_adjusted
-from voyage.studies.between import arms_of, between, is_scale, measure_of, pick_baseline
+from voyage.studies.between import arms_of, between, compared as compared_columns, is_scale, measure_of, pick_baseline
 from voyage.studies.forest import forest_rows, forest_svg
 from voyage.studies.grid import SEED
+from voyage.studies.judge_measures import verdict_column, worst
 from voyage.studies.models import Study
 from voyage.studies.report_surveys import survey_spreads
 from voyage.studies.report_validity import validity_section
@@ -40,6 +41,7 @@ class MeasureRow:
     arms: list[ArmSummary]
     against: list[Comparison]  # each arm but the baseline, in order
     network: bool
+    verdicts: list[str | None] | None = None  # a judge's score: each arm's verdict (the worst of its runs)
 
 
 def design(study: Study) -> dict:
@@ -67,14 +69,17 @@ def report(study: Study, day=None) -> dict:
     baseline = pick_baseline(arms, None)
     on_day = [r for r in rows if int(r["day"]) == chosen]
     measures = []
-    for column in header[header.index("day") + 1:]:
+    for column in compared_columns(header):
         declared = measure_of(column)
         per_arm = [summarise([r.get(column) for r in on_day if cells.cell_of(r, axes) == arm],
                              seed_for(study.name, column, chosen, arm)) for arm in arms]
+        carried = verdict_column(column)
+        verdicts = [worst(r.get(carried) for r in on_day if cells.cell_of(r, axes) == arm) or "not judged"
+                    for arm in arms] if carried else None
         measures.append(MeasureRow(column, declared.doc if declared else "", per_arm,
                                    between(study.name, rows, study.axes, column, chosen, baseline,
                                            scale=is_scale(study, column)),
-                                   column.startswith(("speech_net_", "trust_net_"))))
+                                   column.startswith(("speech_net_", "trust_net_")), verdicts))
     flat = with_adjusted([c for m in measures for c in m.against], ADJUSTMENT)
     for m in measures:
         m.against, flat = flat[:len(m.against)], flat[len(m.against):]

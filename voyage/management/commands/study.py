@@ -6,6 +6,7 @@
     manage.py study run N                      # the whole study in the foreground, one progress bar
     manage.py study results N -o results.csv   # one row per run and day
     (create --survey FILE@TICK, repeatable: a questionnaire put to every run at TICK; its items are measures)
+    (create --judge RUBRIC@DAY, repeatable: the judge scores DAY of every run; each dimension is a measure)
     manage.py study compare N --measure M [--day D] [--baseline ARM] [-o file.csv]   # each arm vs the baseline
     manage.py study rank N [--battery FILE@TICK] [--rubric FILE] [--judge PROFILE] [--agents K1,K2]
                                                # the arms ranked from the judge's pairwise verdicts
@@ -35,6 +36,7 @@ from voyage.judging.rubric import RubricError, load_rubric
 from voyage.studies.progress import study_progress
 from voyage.studies.rank import RankError, rank_study, save as save_ranking
 from voyage.studies.results import write_csv
+from voyage.studies.study_judging import StudyJudgeError, judge_due, parse_judge
 from voyage.studies.study_surveys import StudySurveyError, parse_instrument, parse_survey, take_due
 from world.time import TICKS_PER_DAY
 
@@ -113,6 +115,11 @@ class Command(BaseCommand):
                             help="ask a standard instrument (ipip-neo-120, gss-trust) of every run as it stood at "
                                  "TICK, once the run has finished; its figures become measures (validity_t<TICK>_...); "
                                  "repeatable")
+        create.add_argument("--judge", action="append", default=[], metavar="RUBRIC@DAY",
+                            help="judge DAY of every run against RUBRIC (default, a shipped rubric's name or a YAML "
+                                 "file) once the run has finished, by each run's judge route (else its profile, else "
+                                 "the offline scripted judge); each dimension becomes a measure (judge_d<DAY>_<dim>), "
+                                 "carried with the judge's verdict; repeatable, one rubric a day")
         create.add_argument("--provider", choices=providers.NAMES,
                             help="every run on a one-off endpoint of this provider (as run_voyage --provider): "
                                  "sets profile to a profile with the provider's defaults, made or reused")
@@ -176,9 +183,10 @@ class Command(BaseCommand):
                              axes=parse_vary(options["vary"]), base=base, budget_cost=options["budget_cost"],
                              parallel=options["parallel"], interventions=parse_interventions(options["intervention"]),
                              surveys=[parse_survey(spec) for spec in options["survey"]]
-                             + [parse_instrument(spec) for spec in options["instrument"]])
+                             + [parse_instrument(spec) for spec in options["instrument"]],
+                             judging=[parse_judge(spec) for spec in options["judge"]])
             study = create_study(plan)
-        except (StudyError, GridError, StudySurveyError) as exc:
+        except (StudyError, GridError, StudySurveyError, StudyJudgeError) as exc:
             raise CommandError(str(exc)) from None
         started = [] if options["no_start"] else scheduler.start(study)
         self.stdout.write(json.dumps({"study": study.pk, "name": study.name, "runs": study.members.count(),
@@ -208,6 +216,7 @@ class Command(BaseCommand):
             raise CommandError(f"study {study.name!r} is {study.state}" +
                                (f": {study.stop_reason}" if study.stop_reason else ""))
         outcome = run_study(study, self.stderr._out)
+        outcome["judged"] = judge_due(study)  # the days --judge asked for (take_due would do them too)
         outcome["surveys"] = take_due(study)
         if outcome["stop_reason"]:
             self.stderr.write(f"study {study.name!r} stopped: {outcome['stop_reason']}")
