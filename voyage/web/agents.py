@@ -80,11 +80,7 @@ def climbs_of(run: Run, agent: AgentState, seq: int) -> list[dict]:
     from django.core.cache import cache
 
     key = f"voyage:climbs:v1:{run.uuid}:{agent.pk}:{seq}"
-    climbs = cache.get(key)
-    if climbs is None:
-        climbs = read_climbs(run, agent)
-        cache.set(key, climbs, timeout=3600)
-    return climbs
+    return cache.get_or_set(key, lambda: read_climbs(run, agent), timeout=3600)
 
 
 def read_climbs(run: Run, agent: AgentState) -> list[dict]:

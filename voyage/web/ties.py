@@ -32,11 +32,7 @@ def heard_pairs(run, agent, seq: int) -> Counter:
     from django.core.cache import cache
 
     cache_key = f"voyage:heard-pairs:v1:{run.uuid}:{agent.pk}:{seq}"
-    pairs = cache.get(cache_key)
-    if pairs is None:
-        pairs = count_heard(run, agent)
-        cache.set(cache_key, pairs, timeout=3600)
-    return pairs
+    return cache.get_or_set(cache_key, lambda: count_heard(run, agent), timeout=3600)
 
 
 def count_heard(run, agent) -> Counter:
