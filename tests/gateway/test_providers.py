@@ -199,7 +199,7 @@ def test_the_admin_fills_in_a_chosen_providers_fields_but_what_was_typed(client)
             "reasoning_on": json.dumps({"reasoning": {"enabled": True}}),  # the defaults, as the add form shows them
             "reasoning_off": json.dumps({"reasoning": {"enabled": False}}), "temperature": "0.8",
             "max_tokens": "800", "timeout_s": "60", "retries": "3", "concurrency": "16", "price_in_per_m": "0",
-            "price_out_per_m": "0"}
+            "price_out_per_m": "0", "instrument_page_size": "30"}
     # a callable default's field carries its initial value in a hidden input, as the browser posts it
     data.update({f"initial-{k}": data[k] for k in ("reasoning_on", "reasoning_off", "extra_body", "reasoning")})
     response = client.post("/admin/voyage/modelprofile/add/", data)
