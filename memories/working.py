@@ -81,9 +81,13 @@ class WorkingMemory:
         # The recalled blocks (memories.context.load_recalled): the rows' ids and their text, as the
         # agents' committed recall states name them; a function of committed rows, held to save a query.
         self.recalled: dict[int, Recalled] = {}
+        # The pending jobs before the summaries: a worker finishing a job between the two reads
+        # (its summaries and its row's delete commit together) is then seen in one or both, never in
+        # neither — read the other way round, the counters would depend on when the job finished.
+        owed = list(promised(PendingMemoryJob.objects.filter(run=run, job=Compaction.KIND)))
         covered = dict(MemorySummary.objects.filter(run=run, level=0).values("agent_id")
                        .annotate(m=Max("last_row")).values_list("agent_id", "m"))
-        for aid, below in promised(PendingMemoryJob.objects.filter(run=run, job=Compaction.KIND)):
+        for aid, below in owed:
             covered[aid] = max(covered.get(aid) or 0, below - 1)
         for aid in self.agent_ids:
             self.load[aid] = self._count(aid, covered.get(aid) or 0)
@@ -194,9 +198,9 @@ class WorkingMemory:
     def recount(self, agent_id: int) -> MemoryLoad:
         """Counters for one agent from the database (its committed rows): after a compaction, or to
         see whether a queued job has finished. Rows buffered in the current tick are added back."""
+        owed = list(promised(PendingMemoryJob.objects.filter(run=self.run, job=Compaction.KIND, agent_id=agent_id)))
         covered = (MemorySummary.objects.filter(agent_id=agent_id, level=0).aggregate(m=Max("last_row"))["m"] or 0)
-        jobs = PendingMemoryJob.objects.filter(run=self.run, job=Compaction.KIND, agent_id=agent_id)
-        for _, below in promised(jobs):
+        for _, below in owed:  # read before the summaries, as in __init__
             covered = max(covered, below - 1)
         fresh = self._count(agent_id, covered)
         self.load[agent_id] = fresh
