@@ -73,19 +73,29 @@ def reliability(inst: Instrument, first: list[Sheet], second: list[Sheet] | None
             retest = Figure(None, reason="no retest: give --retest-tick")
         else:
             retest = with_interval(icc_3_1, retest_matrix(first_scored, second_scored, d), seed + 20 + n)
+        people = people_by_domain(inst, d)
+        own_alpha = people["alpha"] is not None
         out[d] = {
             "name": inst.domains[d],
-            "alpha": {**alpha.as_dict(), "people": {"value": human.get("alpha_mean_domains"),
-                                                    "what": "mean alpha of the five domains",
-                                                    "source": human.get("source", "")}},
-            "omega": {**omega.as_dict(), "people": {"value": None, "source": human.get("source", "")}},
-            "retest_icc": {**retest.as_dict(), "people": {"value": None, "source": human.get("source", "")}},
+            "alpha": {**alpha.as_dict(), "people": {
+                "value": people["alpha"] if own_alpha else human.get("alpha_mean_domains"),
+                "what": "this domain's alpha" if own_alpha else "mean alpha of the five domains",
+                "source": human.get("source", "")}},
+            "omega": {**omega.as_dict(), "people": {"value": people["omega"], "source": human.get("source", "")}},
+            "retest_icc": {**retest.as_dict(), "people": {"value": people["retest"], "source": human.get("source", "")}},
             "persona_r": {**(persona["convergent"][d] if persona else
                              Figure(None, reason="persona consistency not asked").as_dict()),
                           "people": None, "what": "correlation across agents between the judge's rating of the "
                                                   "persona text and the measured domain score (convergent)"},
         }
     return out
+
+
+def people_by_domain(inst: Instrument, domain: str) -> dict:
+    """People's alpha, omega and retest figure for one domain where the instrument's data file gives them
+    (`human_reliability`: alpha, omega, retest, each domain letter -> value), None where not."""
+    human = inst.human or {}
+    return {k: (human.get(k) or {}).get(domain) for k in ("alpha", "omega", "retest")}
 
 
 def score_rows(scored_sheets) -> list[dict]:

@@ -17,7 +17,7 @@ from voyage.instruments.models import Survey
 from voyage.instruments.persona_rating import consistency, mtmm_rows, rated
 from voyage.instruments.psychometrics import OMEGA_BOOTSTRAP, Figure, cronbach_alpha, icc_3_1, mcdonald_omega, with_interval
 from voyage.instruments.standard_instruments import DOMAINS, instrument
-from voyage.instruments.validity import distances, domain_matrix, references_for, retest_matrix
+from voyage.instruments.validity import distances, domain_matrix, people_by_domain, references_for, retest_matrix
 from voyage.models import Run
 from voyage.studies.stats import seed_for
 from voyage.studies.study_surveys import MADE_BY
@@ -138,9 +138,3 @@ def people_of(inst) -> dict:
     human = inst.human or {}
     return {"alpha_mean": human.get("alpha_mean_domains"), "source": human.get("source", ""),
             "what": human.get("what", "")}
-
-
-def people_by_domain(inst, domain: str) -> dict:
-    """People's alpha, omega and retest figure for one domain where published (None where not)."""
-    human = inst.human or {}
-    return {k: (human.get(k) or {}).get(domain) for k in ("alpha", "omega", "retest")}
