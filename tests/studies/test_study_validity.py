@@ -66,6 +66,11 @@ def test_instruments_in_a_study_become_validity_measures():
                 assert f'<td class="num convergent">{floatformat(c["value"], 3)}<br><span class="ci">' \
                        f'[{floatformat(c["interval"][0], 3)}, {floatformat(c["interval"][1], 3)}]</span></td>' in row
                 assert row.count("<td") == 5
+    PersonaRating.objects.all().delete()  # a study asked before ratings were kept: the report says so, asks nothing
+    again = {(v.name, v.tick): v for v in report(study)["validity"]}[("ipip-neo-120", 5)].arms[0]
+    assert again.persona["matrix"] is None and again.persona_rows == []
+    assert again.persona["discriminant"]["reason"].startswith("no persona of these runs was rated by its judge")
+    assert not PersonaRating.objects.exists()
     [trust] = [r for r in gss.arms[1].references if r["item"] == "trust"]
     assert trust["split"] and trust["shares"][0][0] == "most people can be trusted"
     assert 0 <= trust["tv_distance"]["value"] <= 1 and "General Social Survey" in trust["source"]
