@@ -106,6 +106,11 @@ def test_a_study_over_an_intervention_runs_on_the_worker_and_compares_its_arms(s
     expect(domains.first.locator("td.people").first).to_have_text("not available")
     expect(ipip.locator(".people-source")).to_contain_text("mean α of the five domains 0.84")
     expect(ipip.locator(".people-source")).to_contain_text("Johnson (2014)")
+    # each arm's persona table: judge-rated persona against measured domain, convergent on the diagonal
+    mtmm = ipip.locator(".validity-arm[data-arm='intervention=lamp'] table.mtmm")
+    expect(mtmm.locator("tbody tr th")).to_have_text([f"{d} rated" for d in "NEOAC"])
+    expect(mtmm.locator("td.convergent")).to_have_count(5)
+    expect(mtmm.locator("caption .discriminant")).to_contain_text("[")
     trust = page.locator("#report-validity article[data-instrument=gss-trust] .validity-arm[data-arm='intervention=none'] "
                          "tr[data-item=trust]")
     expect(trust.locator("td.people-shares")).to_contain_text("most people can be trusted: ")

@@ -11,7 +11,7 @@ import pytest
 from tests.engine_helpers import new_run
 from voyage.gateway.offline_traits import trait_answer, trait_vector
 from voyage.instruments.models import PersonaRating
-from voyage.instruments.persona_rating import mtmm, persona_ratings
+from voyage.instruments.persona_rating import mtmm, persona_ratings, rated
 from voyage.models import LLMCall
 from world.models import AgentState
 
@@ -55,7 +55,10 @@ def test_too_few_agents_say_so():
 def test_each_persona_is_rated_once_and_the_call_is_recorded():
     run = new_run(seed=5)
     agents = list(AgentState.objects.filter(run=run).select_related("persona").order_by("persona__key")[:6])
+    everyone = list(AgentState.objects.filter(run=run).select_related("persona"))
+    assert rated(run, everyone) == {}  # read only: nothing kept yet, nothing asked
     first = persona_ratings(run, agents)
+    assert rated(run, everyone) == first  # what a report reads back: these six, under the same judge
     assert set(first) == {a.persona.key for a in agents}
     assert all(1 <= v <= 5 for r in first.values() for v in r.values())
     calls = LLMCall.objects.filter(run=run, purpose="survey").count()

@@ -144,3 +144,28 @@ def test_a_reference_csv_measures_any_item_and_bad_input_is_named(run, tmp_path)
         validity(run, "--instrument", "neo-ffi")
     with pytest.raises(CommandError, match="no such model profile"):
         validity(run, "--instrument", IPIP, "--at-tick", "5", "--profile", "nobody")
+
+
+def test_peoples_per_domain_figures_stand_beside_the_agents_where_the_data_file_gives_them():
+    """The shipped IPIP-NEO-120 gives none (searched for, not found: docs/validity.md), so each domain
+    shows people's mean alpha and no omega or retest; a per-domain figure added to `human_reliability`
+    goes beside that domain's alpha, omega and retest in the report (and the study report: the same
+    people_by_domain)."""
+    import random
+    from dataclasses import replace
+
+    from voyage.instruments.administer import Sheet
+    from voyage.instruments.validity import people_by_domain, reliability
+
+    shipped = instrument(IPIP)
+    assert all(v is None for d in "NEOAC" for v in people_by_domain(shipped, d).values())
+    r = random.Random(4)
+    answers = [Sheet(f"p{n}", "", None, {i.id: r.randint(1, 5) for i in shipped.items}, {}) for n in range(6)]
+    out = reliability(shipped, answers, None, seed=1)
+    assert out["N"]["alpha"]["people"]["value"] == 0.84 and "mean alpha" in out["N"]["alpha"]["people"]["what"]
+    assert out["N"]["omega"]["people"]["value"] is None and out["N"]["retest_icc"]["people"]["value"] is None
+    given = replace(shipped, human={**shipped.human, "alpha": {"N": 0.9}, "omega": {"N": 0.91}, "retest": {"E": 0.8}})
+    out = reliability(given, answers, None, seed=1)
+    assert (out["N"]["alpha"]["people"]["value"], out["N"]["alpha"]["people"]["what"]) == (0.9, "this domain's alpha")
+    assert out["N"]["omega"]["people"]["value"] == 0.91 and out["E"]["retest_icc"]["people"]["value"] == 0.8
+    assert out["E"]["alpha"]["people"]["value"] == 0.84 and out["E"]["omega"]["people"]["value"] is None

@@ -15,15 +15,16 @@ import numpy as np
 from django.db import IntegrityError, transaction
 
 from voyage.calls.record import call_record
-from voyage.gateway.base import SURVEY, ModelRequest
+from voyage.gateway.base import SURVEY, GatewayConfigError, ModelRequest
 from voyage.gateway.offline_survey import SurveyHints, SurveyItemHint
 from voyage.instruments.administer import answering
+from voyage.instruments.interviews import instruments_profile
 from voyage.instruments.models import PersonaRating
 from voyage.instruments.psychometrics import BOOTSTRAP, LEVEL, Figure
 from voyage.instruments.questionnaire import SCALE, Item, Questionnaire
 from voyage.instruments.survey_answers import answer_schema, parse_answer
 from voyage.instruments.survey_prompt import questionnaire_text
-from voyage.models import LLMCall, Run
+from voyage.models import LLMCall, ModelProfile, Run
 from world.models import AgentState
 
 DOMAIN_WORDS = {"N": ("neuroticism", "anxious, moody, easily upset or discouraged"),
@@ -45,10 +46,43 @@ def rating_messages(persona) -> list[dict]:
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": text}]
 
 
-def profile_name(run: Run, profile: str | None, gateway) -> str:
+def profile_name(run: Run, profile: str | None = None, gateway=None) -> str:
+    """The judge a rating is kept under: the profile named (or, without one, the run's instruments
+    route, its main profile without a route), "offline" when the offline policy answers. Read without a
+    gateway too (`rated`), so a report finds the ratings the asking kept."""
     if gateway is not None and getattr(gateway, "name", "") == "offline":
         return "offline"
-    return profile or (run.profile.name if run.profile else "offline")
+    if profile:
+        kind = ModelProfile.objects.filter(name=profile).values_list("kind", flat=True).first()
+        return "offline" if kind == ModelProfile.OFFLINE else profile
+    try:
+        chosen = instruments_profile(run)
+    except GatewayConfigError:
+        chosen = run.profile
+    return chosen.name if chosen is not None and chosen.kind == ModelProfile.OPENAI else "offline"
+
+
+def _digests(agents: list[AgentState]) -> dict:
+    """persona key -> (agent, the rating prompt, its digest)."""
+    out = {}
+    for a in agents:
+        messages = rating_messages(a.persona)
+        out[a.persona.key] = (a, messages, hashlib.sha256(repr(messages).encode()).hexdigest())
+    return out
+
+
+def _kept(wanted: dict, who: str) -> dict:
+    """persona key -> its PersonaRating kept for judge `who` under the current prompt."""
+    return {r.persona.key: r for r in PersonaRating.objects.filter(
+        persona__in=[a.persona for a, _, _ in wanted.values()], profile=who).select_related("persona")
+        if r.persona.key in wanted and r.digest == wanted[r.persona.key][2]}
+
+
+def rated(run: Run, agents: list[AgentState], profile: str | None = None) -> dict:
+    """persona key -> {domain: 1-5 or None} for the agents whose persona the run's judge has rated
+    already (under the current prompt): read only, nothing is asked."""
+    wanted = _digests(agents)
+    return {k: r.ratings for k, r in _kept(wanted, profile_name(run, profile)).items()}
 
 
 def persona_ratings(run: Run, agents: list[AgentState], *, profile: str | None = None, gateway=None) -> dict:
@@ -57,11 +91,9 @@ def persona_ratings(run: Run, agents: list[AgentState], *, profile: str | None =
     hints_items = tuple(SurveyItemHint(i.id, SCALE, (), 1, 5, LETTER[i.id], 1) for i in RATING.items)
     with answering(run, profile, gateway) as gw:
         who = profile_name(run, profile, gw)
-        wanted = {a.persona.key: (a, rating_messages(a.persona)) for a in agents}
-        digests = {k: hashlib.sha256(repr(m).encode()).hexdigest() for k, (_, m) in wanted.items()}
-        cached = {r.persona.key: r for r in PersonaRating.objects.filter(
-            persona__in=[a.persona for a, _ in wanted.values()], profile=who).select_related("persona")
-            if r.digest == digests[r.persona.key]}
+        wanted = _digests(agents)
+        digests = {k: d for k, (_, _, d) in wanted.items()}
+        cached = _kept(wanted, who)
         missing = [k for k in wanted if k not in cached]
         if missing:
             requests = [ModelRequest(purpose=SURVEY, messages=wanted[k][1], tick=0, agent_id=wanted[k][0].id,
@@ -132,3 +164,29 @@ def mtmm(rated: dict, measured: dict, seed: int, resamples: int = BOOTSTRAP) -> 
     discriminant = figure(np.nanmean(full[off]), off_mean)
     return {"convergent": convergent, "discriminant": discriminant,
             "matrix": [[None if not np.isfinite(v) else round(float(v), 4) for v in row] for row in full]}
+
+
+WHAT = ("rows: the judge's rating of each persona's history, secret and fear; columns: the measured domain "
+        "scores; r across agents")
+
+
+def consistency(rated_: dict, measured: dict, seed: int, why_none: str = "") -> dict:
+    """The persona table as reports keep it: `mtmm` with the domains and what it is. `why_none`: the
+    reason to give when no agent's persona was rated at all (instead of "0 agents")."""
+    table = mtmm(rated_, measured, seed)
+    if why_none and not any(k in measured for k in rated_):
+        none = Figure(None, reason=why_none).as_dict()
+        table = {"convergent": {d: none for d in DOMAIN_WORDS}, "discriminant": none, "matrix": None}
+    return {**table, "domains": list(DOMAIN_WORDS), "what": WHAT}
+
+
+def mtmm_rows(table: dict) -> list[tuple[str, list[dict]]]:
+    """The table's rows for a page: (domain rated, its cells), each cell {value, interval, convergent}:
+    the diagonal carries its convergent interval."""
+    if not table or not table.get("matrix"):
+        return []
+    domains = table.get("domains") or list(DOMAIN_WORDS)
+    return [(d, [{"value": v, "convergent": i == j,
+                  "interval": (table["convergent"].get(d) or {}).get("interval") if i == j else None}
+                 for j, v in enumerate(row)])
+            for i, (d, row) in enumerate(zip(domains, table["matrix"]))]

@@ -13,7 +13,7 @@ from django.db.models import Max
 from voyage.instruments.administer import Sheet, administer, scored, sheets
 from voyage.instruments.distances import ReferenceItem, distance, split
 from voyage.instruments.models import Survey, SurveyAnswer, ValidityReport
-from voyage.instruments.persona_rating import mtmm, persona_ratings
+from voyage.instruments.persona_rating import consistency, persona_ratings
 from voyage.instruments.psychometrics import OMEGA_BOOTSTRAP, Figure, cronbach_alpha, icc_3_1, mcdonald_omega, with_interval
 from voyage.instruments.standard_instruments import DOMAINS, Instrument, instrument
 from voyage.models import Run
@@ -60,7 +60,7 @@ def retest_matrix(first, second, domain: str) -> np.ndarray:
 
 
 def reliability(inst: Instrument, first: list[Sheet], second: list[Sheet] | None, seed: int,
-                consistency: dict | None = None, first_scored=None) -> dict:
+                persona: dict | None = None, first_scored=None) -> dict:
     human = inst.human or {}
     first_scored = scored(inst, first) if first_scored is None else first_scored
     second_scored = scored(inst, second) if second is not None else None
@@ -73,19 +73,29 @@ def reliability(inst: Instrument, first: list[Sheet], second: list[Sheet] | None
             retest = Figure(None, reason="no retest: give --retest-tick")
         else:
             retest = with_interval(icc_3_1, retest_matrix(first_scored, second_scored, d), seed + 20 + n)
+        people = people_by_domain(inst, d)
+        own_alpha = people["alpha"] is not None
         out[d] = {
             "name": inst.domains[d],
-            "alpha": {**alpha.as_dict(), "people": {"value": human.get("alpha_mean_domains"),
-                                                    "what": "mean alpha of the five domains",
-                                                    "source": human.get("source", "")}},
-            "omega": {**omega.as_dict(), "people": {"value": None, "source": human.get("source", "")}},
-            "retest_icc": {**retest.as_dict(), "people": {"value": None, "source": human.get("source", "")}},
-            "persona_r": {**(consistency["convergent"][d] if consistency else
+            "alpha": {**alpha.as_dict(), "people": {
+                "value": people["alpha"] if own_alpha else human.get("alpha_mean_domains"),
+                "what": "this domain's alpha" if own_alpha else "mean alpha of the five domains",
+                "source": human.get("source", "")}},
+            "omega": {**omega.as_dict(), "people": {"value": people["omega"], "source": human.get("source", "")}},
+            "retest_icc": {**retest.as_dict(), "people": {"value": people["retest"], "source": human.get("source", "")}},
+            "persona_r": {**(persona["convergent"][d] if persona else
                              Figure(None, reason="persona consistency not asked").as_dict()),
                           "people": None, "what": "correlation across agents between the judge's rating of the "
                                                   "persona text and the measured domain score (convergent)"},
         }
     return out
+
+
+def people_by_domain(inst: Instrument, domain: str) -> dict:
+    """People's alpha, omega and retest figure for one domain where the instrument's data file gives them
+    (`human_reliability`: alpha, omega, retest, each domain letter -> value), None where not."""
+    human = inst.human or {}
+    return {k: (human.get(k) or {}).get(domain) for k in ("alpha", "omega", "retest")}
 
 
 def score_rows(scored_sheets) -> list[dict]:
@@ -160,11 +170,9 @@ def validity(run: Run, name: str, *, at_tick=None, retest_tick=None, reference: 
         agents = list(AgentState.objects.filter(run=run, persona__key__in=list(measured))
                       .select_related("persona").order_by("persona__key"))
         rated = persona_ratings(run, agents, profile=profile, gateway=gateway)
-        consistency = mtmm(rated, measured, run.seed + 50)
-        report["persona_consistency"] = {**consistency, "domains": list(DOMAINS),
-                                         "what": "rows: the judge's rating of each persona's history, secret and fear; "
-                                                 "columns: the measured domain scores; r across agents"}
-        report["domains"] = reliability(inst, first_sheets, second, run.seed, consistency, first_scored)
+        report["persona_consistency"] = consistency(rated, measured, run.seed + 50)
+        report["domains"] = reliability(inst, first_sheets, second, run.seed, report["persona_consistency"],
+                                        first_scored)
         report["scores"] = score_rows(first_scored)
     refs = references_for(inst, year, list(reference))
     report["references"] = distances(refs, item_answers(run, tick, first, {r.item for r in refs}), run.seed)

@@ -2,22 +2,26 @@
 NAME@TICK`), each arm's figures over the agents of all its runs (its seeds pooled) beside people's, with
 their source — per domain Cronbach's alpha and McDonald's omega (bootstrap intervals over the agents),
 the retest ICC(3,1) where the study asked the instrument at two ticks (each agent of each run against
-itself), and for every item with a published human distribution the distance of the arm's answers to
-people's. The results table holds one value per run (the `validity_*` measures); these are the figures
-behind them. Nothing is asked here: a run not asked yet is left out."""
+itself), the persona table (persona_rating.py: each agent's judge-rated persona against its measured
+domain scores, r across the arm's agents, convergent per domain and the mean off-diagonal
+discriminant, with intervals), and for every item with a published human distribution the distance of
+the arm's answers to people's. The results table holds one value per run (the `validity_*` measures);
+these are the figures behind them. Nothing is asked here: a run not asked yet is left out, and the
+persona ratings are the ones the study kept when it asked (study_surveys.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-import numpy as np
-
 from voyage.instruments.administer import scored, sheets
 from voyage.instruments.models import Survey
+from voyage.instruments.persona_rating import consistency, mtmm_rows, rated
 from voyage.instruments.psychometrics import OMEGA_BOOTSTRAP, Figure, cronbach_alpha, icc_3_1, mcdonald_omega, with_interval
 from voyage.instruments.standard_instruments import DOMAINS, instrument
-from voyage.instruments.validity import distances, domain_matrix, references_for
+from voyage.instruments.validity import distances, domain_matrix, people_by_domain, references_for, retest_matrix
+from voyage.models import Run
 from voyage.studies.stats import seed_for
 from voyage.studies.study_surveys import MADE_BY
+from world.models import AgentState
 
 
 @dataclass
@@ -27,6 +31,8 @@ class ArmValidity:
     agents: int
     domains: list[dict] = field(default_factory=list)  # letter, name, alpha, omega, retest (Figure dicts)
     references: list[dict] = field(default_factory=list)  # validity.distances rows
+    persona: dict | None = None  # persona_rating.consistency: the multitrait-multimethod table, pooled
+    persona_rows: list = field(default_factory=list)  # persona_rating.mtmm_rows(persona), for the page
 
 
 @dataclass
@@ -47,11 +53,24 @@ def _pooled(inst, administrations: list[tuple[int, str]]):
             for s in sheets(run_id, administration)]
 
 
-def _retest(inst, first, second, domain: str) -> np.ndarray:
-    a = {s.agent: sc.domains.get(domain) for s, sc in scored(inst, first)}
-    b = {s.agent: sc.domains.get(domain) for s, sc in scored(inst, second)}
-    both = [(a[k], b[k]) for k in a if k in b and a[k] is not None and b[k] is not None]
-    return np.array(both, dtype=float).reshape(len(both), 2)
+NOT_RATED = ("no persona of these runs was rated by its judge (a study rates them when it asks the instrument; "
+             "a study asked before that has no ratings)")
+
+
+def _persona_table(scored_: list, seed: int) -> dict:
+    """The arm's persona table: each agent (run:persona) with its judge's rating of its persona, kept when
+    the study asked (persona_rating.rated: read only), against its measured domain scores."""
+    measured = {s.agent: sc.domains for s, sc in scored_}
+    wanted: dict[int, set] = {}
+    for agent in measured:
+        run_id, key = agent.split(":", 1)
+        wanted.setdefault(int(run_id), set()).add(key)
+    ratings = {}
+    for run in Run.objects.filter(pk__in=list(wanted)).select_related("profile"):
+        agents = list(AgentState.objects.filter(run=run, persona__key__in=wanted[run.pk]).select_related("persona"))
+        ratings.update({f"{run.pk}:{k}": r for k, r in rated(run, agents).items()})
+    ordered = {k: ratings[k] for k in measured if k in ratings}  # the agents in the pooled sheets' order
+    return consistency(ordered, measured, seed, why_none=NOT_RATED)
 
 
 def validity_section(study, runs_by_arm: dict[str, list[int]]) -> list[InstrumentValidity]:
@@ -83,10 +102,12 @@ def validity_section(study, runs_by_arm: dict[str, list[int]]) -> list[Instrumen
                 if inst.scaled:
                     earlier = _pooled(inst, [(r, asked[(r, name, before)]) for r, _ in mine
                                              if (r, name, before) in asked]) if before is not None else None
+                    now = scored(inst, pooled)
+                    then = scored(inst, earlier) if earlier is not None else None
                     for i, d in enumerate(DOMAINS):
                         m = domain_matrix(inst, pooled, d)
-                        retest = (with_interval(icc_3_1, _retest(inst, earlier, pooled, d), seed + 20 + i)
-                                  if earlier is not None else Figure(None, reason="asked at one tick in this study"))
+                        retest = (with_interval(icc_3_1, retest_matrix(then, now, d), seed + 20 + i)
+                                  if then is not None else Figure(None, reason="asked at one tick in this study"))
                         row.domains.append({"letter": d, "name": inst.domains[d],
                                             "alpha": with_interval(cronbach_alpha, m, seed + i).as_dict(),
                                             "omega": with_interval(mcdonald_omega, m, seed + 10 + i,
@@ -95,6 +116,8 @@ def validity_section(study, runs_by_arm: dict[str, list[int]]) -> list[Instrumen
                         people = people_by_domain(inst, d)
                         row.domains[-1]["pairs"] = [((k, row.domains[-1][k]), people[k])
                                                     for k in ("alpha", "omega", "retest")]
+                    row.persona = _persona_table(now, seed + 50)
+                    row.persona_rows = mtmm_rows(row.persona)
                 refs = references_for(inst, None, [])
                 if refs:
                     answers: dict[str, list] = {}
@@ -115,9 +138,3 @@ def people_of(inst) -> dict:
     human = inst.human or {}
     return {"alpha_mean": human.get("alpha_mean_domains"), "source": human.get("source", ""),
             "what": human.get("what", "")}
-
-
-def people_by_domain(inst, domain: str) -> dict:
-    """People's alpha, omega and retest figure for one domain where published (None where not)."""
-    human = inst.human or {}
-    return {k: (human.get(k) or {}).get(domain) for k in ("alpha", "omega", "retest")}

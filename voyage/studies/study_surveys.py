@@ -15,14 +15,17 @@ from django.db import IntegrityError
 
 from memories.attempts import catch_up_run
 
-from voyage.instruments.administer import administer
+from voyage.gateway.base import GatewayConfigError
+from voyage.instruments.administer import administer, sheets
 from voyage.instruments.models import Questionnaire, Survey
+from voyage.instruments.persona_rating import persona_ratings
 from voyage.instruments.standard_instruments import UnknownInstrument, instrument
 from voyage.instruments.questionnaire import QuestionnaireError, from_dict, read_questionnaire
 from voyage.instruments.surveys import SurveyError, digest, take_survey
 from voyage.models import Run
 from voyage.studies.models import Study, StudyRun
 from voyage.studies.study_judging import judge_due
+from world.models import AgentState
 
 log = logging.getLogger("voyage.studies")
 MADE_BY = "study {name}"
@@ -142,11 +145,25 @@ def _administer_due(study: Study, run: Run, spec: dict) -> int:
         return 0
     catch_up_run(run.pk, before_tick=spec["tick"] + 1)
     try:
-        administer(run, spec["instrument"], spec["tick"], made_by=made_by)
+        pages = administer(run, spec["instrument"], spec["tick"], made_by=made_by)
     except IntegrityError:
         return 0
     except SurveyError as exc:
         log.warning("study %s: run %s not asked %s at tick %s: %s", study.pk, run.pk, spec["instrument"],
                     spec["tick"], exc)
         return 0
+    if instrument(spec["instrument"]).scaled:
+        _rate_personas(study, run, pages[0].administration)
     return 1
+
+
+def _rate_personas(study: Study, run: Run, administration: str) -> None:
+    """The report's persona table (report_validity.py) needs the persona of each agent who answered rated
+    by the run's judge: asked here, once per persona and judge (kept, so the study's other runs of the
+    scenario reuse it; the calls recorded with this run, purpose survey)."""
+    keys = {s.agent for s in sheets(run, administration)}
+    agents = list(AgentState.objects.filter(run=run, persona__key__in=keys).select_related("persona"))
+    try:
+        persona_ratings(run, agents)
+    except (SurveyError, GatewayConfigError) as exc:
+        log.warning("study %s: run %s: personas not rated: %s", study.pk, run.pk, exc)

@@ -12,6 +12,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from voyage.instruments.models import ValidityReport
+from voyage.instruments.persona_rating import mtmm_rows
 from voyage.instruments.standard_instruments import NAMES, UnknownInstrument
 from voyage.instruments.surveys import SurveyError
 from voyage.instruments.validity import save_report, validity
@@ -52,8 +53,7 @@ def run_validity(request, run_id: int):
     data = shown.report if shown else None
     domains = [{"letter": d, "name": row["name"], "figures": [row[k] for k in FIGURES], "people": row["alpha"]["people"]}
                for d, row in ((data or {}).get("domains") or {}).items()]
-    consistency = (data or {}).get("persona_consistency") or {}
-    mtmm = list(zip(consistency.get("domains") or [], consistency.get("matrix") or []))
+    mtmm = mtmm_rows((data or {}).get("persona_consistency"))
     return render(request, "instruments/validity.html", {
         "run": run, "reports": reports, "shown": shown, "data": data, "refs": refs, "domains": domains,
         "mtmm": mtmm, "instruments": NAMES})
