@@ -33,9 +33,10 @@ def _packet_block(packet: dict, label: str = "") -> str:
             f"{PACKET_END}")
 
 
-def _dims_block(rubric: Rubric) -> str:
-    dims = [{"id": d.id, "question": d.question, "scale": [d.low, d.high], "anchors": d.anchors, "reads": d.reads}
-            for d in rubric.dimensions]
+def _dims_block(rubric: Rubric, packet: dict) -> str:
+    """The dimensions, each with what it reads of this packet (a scene has no persona, a day no scene)."""
+    dims = [{"id": d.id, "question": d.question, "scale": [d.low, d.high], "anchors": d.anchors,
+             "reads": [r for r in d.reads if r in packet]} for d in rubric.dimensions]
     return "DIMENSIONS (JSON):\n" + json.dumps(dims, ensure_ascii=False)
 
 
@@ -43,15 +44,44 @@ def score_messages(rubric: Rubric, packet: dict) -> list[dict]:
     ask = ('Answer with one JSON object and nothing else: {"scores": {"<dimension id>": {"score": <number on its '
            'scale>, "reason": "<one sentence>", "cites": ["<row id>", ...]}, ...}} with every dimension.')
     return [{"role": "system", "content": SYSTEM},
-            {"role": "user", "content": f"{_dims_block(rubric)}\n\n{_packet_block(packet)}\n\n{ask}"}]
+            {"role": "user", "content": f"{_dims_block(rubric, packet)}\n\n{_packet_block(packet)}\n\n{ask}"}]
 
 
 def pair_messages(rubric: Rubric, first: dict, second: dict) -> list[dict]:
     ask = ('Which packet shows the more believable person, over all the dimensions? Answer with one JSON object and '
            'nothing else: {"better": "A" or "B", "reason": "<one sentence>", "cites": ["<row id>", ...]}.')
     return [{"role": "system", "content": SYSTEM},
-            {"role": "user", "content": f"{_dims_block(rubric)}\n\n{_packet_block(first, 'A')}\n\n"
+            {"role": "user", "content": f"{_dims_block(rubric.for_packet(first), first)}\n\n"
+                                        f"{_packet_block(first, 'A')}\n\n"
                                         f"{_packet_block(second, 'B')}\n\n{ask}"}]
+
+
+def _scale_schema(low: float, high: float) -> dict:
+    if float(low).is_integer() and float(high).is_integer() and high - low <= 20:
+        return {"type": "integer", "enum": list(range(int(low), int(high) + 1))}
+    return {"type": "number", "minimum": low, "maximum": high}
+
+
+def _because() -> dict:
+    return {"reason": {"type": "string", "description": "one sentence"},
+            "cites": {"type": "array", "items": {"type": "string"}, "description": "ids of the packet's rows"}}
+
+
+def score_schema(rubric: Rubric) -> dict:
+    """The JSON schema of a scoring answer, for endpoints that take one (the profile's structured
+    output): every dimension, each a score on its scale, a reason and cited ids. The answer is still
+    checked as untrusted (read_scores): a schema shapes it, it does not vouch for it."""
+    dims = {d.id: {"type": "object", "properties": {"score": _scale_schema(d.low, d.high), **_because()},
+                   "required": ["score", "reason", "cites"], "additionalProperties": False}
+            for d in rubric.dimensions}
+    return {"type": "object", "properties": {"scores": {"type": "object", "properties": dims,
+                                                        "required": list(dims), "additionalProperties": False}},
+            "required": ["scores"], "additionalProperties": False}
+
+
+def pair_schema() -> dict:
+    return {"type": "object", "properties": {"better": {"type": "string", "enum": ["A", "B"]}, **_because()},
+            "required": ["better", "reason", "cites"], "additionalProperties": False}
 
 
 def packet_ids(packet: dict) -> set[str]:
