@@ -272,7 +272,7 @@ def _request(ask: Ask, rubric: Rubric, agent_ids: dict) -> ModelRequest:
     return ModelRequest(purpose=JUDGE, messages=ask.messages, tick=first["ticks"][1], agent_key=key,
                         agent_id=agent_ids.get((first["run"], key)), hints=JudgeHints(ask.mode, ask.packets,
                                                                                       asked.scales()),
-                        schema=score_schema(asked) if ask.mode == "score" else pair_schema())
+                        schema=score_schema(asked, first) if ask.mode == "score" else pair_schema(*ask.packets))
 
 
 def self_checks(rows: list[Row], rubric: Rubric, pair_verdicts: list[tuple], judges: list[str]) -> dict:

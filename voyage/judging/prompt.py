@@ -62,26 +62,33 @@ def _scale_schema(low: float, high: float) -> dict:
     return {"type": "number", "minimum": low, "maximum": high}
 
 
+def _answer_schema(properties: dict, *packets: dict) -> dict:
+    """A closed object of `properties`, each required, whose `cites` (`$ref` #/$defs/cites) are ids
+    of `packets`' rows, one at least (listed once, however many dimensions cite)."""
+    ids = sorted(set().union(*(packet_ids(p) for p in packets)))
+    return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False,
+            "$defs": {"cites": {"type": "array", "items": {"type": "string", "enum": ids}, "minItems": 1,
+                                "description": "ids of the packet's rows"}}}
+
+
 def _because() -> dict:
-    return {"reason": {"type": "string", "description": "one sentence"},
-            "cites": {"type": "array", "items": {"type": "string"}, "description": "ids of the packet's rows"}}
+    return {"reason": {"type": "string", "description": "one sentence"}, "cites": {"$ref": "#/$defs/cites"}}
 
 
-def score_schema(rubric: Rubric) -> dict:
+def score_schema(rubric: Rubric, packet: dict) -> dict:
     """The JSON schema of a scoring answer, for endpoints that take one (the profile's structured
-    output): every dimension, each a score on its scale, a reason and cited ids. The answer is still
-    checked as untrusted (read_scores): a schema shapes it, it does not vouch for it."""
+    output): every dimension, each a score on its scale, a reason and the ids it cites, one at least,
+    each an id of the packet. The answer is still read as untrusted (read_scores): a schema shapes
+    it where the endpoint enforces it, it vouches for nothing."""
     dims = {d.id: {"type": "object", "properties": {"score": _scale_schema(d.low, d.high), **_because()},
                    "required": ["score", "reason", "cites"], "additionalProperties": False}
             for d in rubric.dimensions}
-    return {"type": "object", "properties": {"scores": {"type": "object", "properties": dims,
-                                                        "required": list(dims), "additionalProperties": False}},
-            "required": ["scores"], "additionalProperties": False}
+    return _answer_schema({"scores": {"type": "object", "properties": dims, "required": list(dims),
+                                      "additionalProperties": False}}, packet)
 
 
-def pair_schema() -> dict:
-    return {"type": "object", "properties": {"better": {"type": "string", "enum": ["A", "B"]}, **_because()},
-            "required": ["better", "reason", "cites"], "additionalProperties": False}
+def pair_schema(first: dict, second: dict) -> dict:
+    return _answer_schema({"better": {"type": "string", "enum": ["A", "B"]}, **_because()}, first, second)
 
 
 def packet_ids(packet: dict) -> set[str]:
