@@ -68,6 +68,7 @@ def test_the_answer_schema_holds_every_dimension_and_only_the_packets_ids(judged
     assert scores["required"] == [d.id for d in rubric.dimensions]
     assert scores["properties"]["world_voice"]["properties"]["score"]["enum"] == [1, 2, 3, 4, 5]
     assert set(schema["$defs"]["cites"]["items"]["enum"]) == {i["id"] for i in biggest["items"] + biggest["recalled"]}
+    assert (schema["$defs"]["cites"]["minItems"], schema["$defs"]["cites"]["maxItems"]) == (1, 8)
     pair = pair_schema(packets[0], packets[1])
     assert broken_rules(pair) == [] and pair["properties"]["better"]["enum"] == ["A", "B"]
     assert set(pair["$defs"]["cites"]["items"]["enum"]) == {i["id"] for p in packets[:2] for i in p["items"] + p["recalled"]}

@@ -17,6 +17,7 @@ SYSTEM = ("You judge how believable simulated people are, from evidence drawn fr
           "Judge only from the evidence packet; cite the ids of the rows each judgement rests on.")
 PACKET_START, PACKET_END = "EVIDENCE PACKET {label}(JSON):", "END OF PACKET"
 REASON_CHARS = 400
+MAX_CITES = 8  # in the answer's schema
 
 
 @dataclass(frozen=True)
@@ -64,11 +65,12 @@ def _scale_schema(low: float, high: float) -> dict:
 
 def _answer_schema(properties: dict, *packets: dict) -> dict:
     """A closed object of `properties`, each required, whose `cites` (`$ref` #/$defs/cites) are ids
-    of `packets`' rows, one at least (listed once, however many dimensions cite)."""
+    of `packets`' rows, one to MAX_CITES (listed once, however many dimensions cite). The bound
+    keeps a small model from citing until it runs out of tokens, its answer cut short."""
     ids = sorted(set().union(*(packet_ids(p) for p in packets)))
     return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False,
             "$defs": {"cites": {"type": "array", "items": {"type": "string", "enum": ids}, "minItems": 1,
-                                "description": "ids of the packet's rows"}}}
+                                "maxItems": MAX_CITES, "description": "ids of the packet's rows"}}}
 
 
 def _because() -> dict:
