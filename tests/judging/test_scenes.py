@@ -11,6 +11,7 @@ import random
 import pytest
 from django.core.management import CommandError, call_command
 
+from memories.as_of import state_at
 from tests.judge_servers import KnowingJudge, read_prompt
 from voyage.gateway.offline_judge import said
 from voyage.judging import defects
@@ -19,6 +20,7 @@ from voyage.judging.packets import PacketError, busiest_scenes, scene, tokens_of
 from voyage.judging.prompt import read_scores
 from voyage.judging.rubric import load_rubric
 from voyage.models import Event, ModelProfile
+from world.models import AgentState, Room
 
 pytestmark = pytest.mark.django_db
 AGENTS = ["bridget_keane", "harold_ashcombe", "leah_rosen"]
@@ -54,14 +56,17 @@ def test_a_scene_is_deterministic_bounded_and_holds_only_its_room(judged_run, bu
     assert whole["cut"].startswith("nothing cut")
 
 
-def test_a_shout_from_the_next_room_is_not_in_the_scene(judged_run):
-    shout = next(e for e in Event.objects.filter(run=judged_run, kind="communicate", tick__lt=110)
-                 .select_related("room") if any(v == "SHOUT_NEARBY" for v in e.data.get("delivered", {}).values()))
-    near = next(r for r in judged_run.scenario.rooms.exclude(pk=shout.room_id)
-                if Event.objects.filter(run=judged_run, room=r, tick__gte=shout.tick - 5, tick__lte=shout.tick + 5)
-                .exists())
-    packet = scene(judged_run, near.key, max(0, shout.tick - 5), shout.tick + 5, budget=100_000)
+def test_a_shout_heard_from_the_next_room_is_not_in_that_rooms_scene(judged_run):
+    shout = next(e for e in Event.objects.filter(run=judged_run, kind="communicate").order_by("seq")
+                 if "SHOUT_NEARBY" in e.data.get("delivered", {}).values())
+    listener = next(k for k, v in shout.data["delivered"].items() if v == "SHOUT_NEARBY")
+    where = state_at(AgentState.objects.get(run=judged_run, persona__key=listener), shout.tick)[3]
+    assert where != shout.room_id  # heard through the wall
+    near = Room.objects.get(pk=where)
+    packet = scene(judged_run, near.key, max(0, shout.tick - 5), min(shout.tick + 5, judged_run.tick - 1),
+                   budget=100_000)
     assert f"e{shout.pk}" not in {i["id"] for i in packet["items"]}
+    assert all(shout.text not in i["text"] for i in packet["items"])
 
 
 def test_a_bad_scene_is_refused(judged_run):
