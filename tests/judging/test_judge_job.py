@@ -73,3 +73,23 @@ def test_bad_input_is_refused_with_what_is_wrong(judged_run, tmp_path):
     bad.write_text("dimensions:\n  - id: x\n    question: q\n")
     with pytest.raises(CommandError, match=r"dimensions\[0\].anchors \(line 2\): missing"):
         call_command("judge", str(judged_run.pk), "--rubric", str(bad), stdout=io.StringIO())
+
+
+def test_a_job_cut_down_for_a_small_judge_says_so(judged_run):
+    out, err = io.StringIO(), io.StringIO()
+    call_command("judge", str(judged_run.pk), "--agents", "harold_ashcombe", "--packet-tokens", "1200",
+                 "--dimensions", "world_voice,persona_adherence", "--pairs", "0", "--planted-share", "1",
+                 stdout=out, stderr=err)
+    line = json.loads(out.getvalue())
+    assert line["options"] == {"packet_tokens": 1200, "dimensions": ["persona_adherence", "world_voice"],
+                               "agents": 1, "repeat_share": 0.2, "planted_share": 1.0, "pairs": 0}
+    assert line["rubric"] == "default (persona_adherence, world_voice)" and line["judged"] == 2
+    # One packet: judged, judged again, and one altered copy per defect of a dimension kept; no pair.
+    assert line["calls"] == 1 + 1 + 2 and line["order_pairs"] == 0
+    assert {k for k, d in line["planted_detection"].items() if d["n"]} == {"anachronism", "persona_swap"}
+    assert line["verdict"] == "doubtful" and "order_flip_share could not be measured" in line["verdict_reasons"]
+    assert json.loads(err.getvalue().split("projected: ", 1)[1])["largest_prompt_tokens"] < 1200 + 700
+    with pytest.raises(CommandError, match="packet tokens: 100 is too few"):
+        call_command("judge", str(judged_run.pk), "--packet-tokens", "100", stdout=io.StringIO())
+    with pytest.raises(CommandError, match="dimensions: 'ghost' not in rubric 'default'"):
+        call_command("judge", str(judged_run.pk), "--dimensions", "ghost", stdout=io.StringIO())

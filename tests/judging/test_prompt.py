@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import json
 
-from voyage.judging.prompt import read_pair, read_scores, score_messages
-from voyage.judging.rubric import parse_rubric
+import pytest
+
+from voyage.gateway.strict_rules import broken_rules
+from voyage.judging.packets import day_packets
+from voyage.judging.prompt import pair_schema, read_pair, read_scores, score_messages, score_schema
+from voyage.judging.rubric import load_rubric, parse_rubric
 
 RUBRIC = parse_rubric("""\
 scale: {low: 1, high: 5}
@@ -51,3 +55,20 @@ def test_a_pair_verdict_names_its_packet_and_checks_its_citations():
 def test_the_prompt_holds_the_packet_and_every_dimension():
     text = score_messages(RUBRIC, PACKET)[1]["content"]
     assert json.dumps(PACKET) in text and '"id": "voice"' in text and '"id": "memory"' in text and "JSON" in text
+
+
+@pytest.mark.django_db
+def test_the_answer_schema_holds_every_dimension_and_only_the_packets_ids(judged_run):
+    rubric = load_rubric()
+    packets = day_packets(judged_run, 1)
+    biggest = max(packets, key=lambda p: len(p["items"]) + len(p["recalled"]))
+    schema = score_schema(rubric, biggest)
+    assert broken_rules(schema) == []  # OpenAI's strict mode takes it, on the busiest packet of the day
+    scores = schema["properties"]["scores"]
+    assert scores["required"] == [d.id for d in rubric.dimensions]
+    assert scores["properties"]["world_voice"]["properties"]["score"]["enum"] == [1, 2, 3, 4, 5]
+    assert set(schema["$defs"]["cites"]["items"]["enum"]) == {i["id"] for i in biggest["items"] + biggest["recalled"]}
+    assert (schema["$defs"]["cites"]["minItems"], schema["$defs"]["cites"]["maxItems"]) == (1, 8)
+    pair = pair_schema(packets[0], packets[1])
+    assert broken_rules(pair) == [] and pair["properties"]["better"]["enum"] == ["A", "B"]
+    assert set(pair["$defs"]["cites"]["items"]["enum"]) == {i["id"] for p in packets[:2] for i in p["items"] + p["recalled"]}

@@ -11,6 +11,7 @@ from django.core.management import CommandError, call_command
 
 from voyage.instruments.models import Interview
 from voyage.judging.answers import BatteryError, battery_for, load_battery
+from voyage.judging.rubric import load_rubric
 from voyage.models import LLMCall
 
 pytestmark = pytest.mark.django_db
@@ -44,6 +45,23 @@ def test_the_arms_are_ranked_with_intervals_and_the_judges_verdict(ablation_stud
     assert judge["answers"] == 4 * 2 * questions  # runs x agents x questions
     assert Interview.objects.filter(tick=30).count() == 4 * 2 * questions
     assert LLMCall.objects.filter(purpose="judge").count() == judge["calls"]
+    assert judge["options"] == {"packet_tokens": 4500, "dimensions": [d.id for d in load_rubric().dimensions],
+                                "questions": questions, "agents": 2}
+
+
+def test_a_ranking_cut_down_for_a_small_judge_says_so(ablation_study, tmp_path):
+    one = tmp_path / "one.yaml"
+    one.write_text("questions:\n  - {id: m, category: memory, text: \"What happened to you last?\"}\n")
+    *arms, judge = command("rank", ablation_study, "--agents", "harold_ashcombe", "--battery", f"{one}@30",
+                           "--packet-tokens", "1200", "--dimensions", "world_voice,persona_adherence")
+    assert len(arms) == 2 and judge["answers"] == 4
+    assert judge["options"] == {"packet_tokens": 1200, "dimensions": ["persona_adherence", "world_voice"],
+                                "questions": 1, "agents": 1}
+    prompts = [c.prompt for c in LLMCall.objects.filter(purpose="judge")]
+    assert prompts and all('"id": "ladder_discipline"' not in m[-1]["content"] for m in prompts)
+    assert max(len(m[-1]["content"]) for m in prompts) // 4 < 1200 + 1000  # two packets of 600, the dimensions
+    with pytest.raises(CommandError, match="packet tokens: 100 is too few"):
+        command("rank", ablation_study, "--packet-tokens", "100")
 
 
 def test_what_cannot_be_ranked_is_refused(ablation_study, tmp_path):

@@ -4,7 +4,9 @@ It is NOT a language model, and says so in every reason.
 
 The proxies read the agent's own voice — the words it spoke (the quoted part of its own rows) and
 its thoughts — against what the packet states beside them: its name and the names its rung lets
-it use, the cast, the words foreign to its world. The same functions are what a judge "that knows
+it use, the cast, the words foreign to its world. In a scene (a room over a window of ticks) the
+lines are everyone's said there (rows of kind `communicate`), and only the proxies that make sense
+of a room are given: the world's voice, non-repetition, social plausibility. The same functions are what a judge "that knows
 its job" applies (tests/judge_servers.py). A dimension a rubric adds that has no proxy gets the
 middle of its scale, with a reason saying so."""
 from __future__ import annotations
@@ -39,6 +41,20 @@ def spoken(text: str) -> str:
         return ""
     found = QUOTE.search(text)
     return found.group(1) if found else ""
+
+
+def said(item: dict) -> str:
+    """What was said in a row: an agent's own row ('You say: "..."') or a scene's line ('Name says
+    to Name: "..."', kind communicate)."""
+    if item.get("kind") == "communicate":
+        found = QUOTE.search(item["text"])
+        return found.group(1) if found else ""
+    return spoken(item["text"])
+
+
+def voice_of(item: dict) -> str:
+    """The words and thoughts of a row (a scene's line has no thoughts)."""
+    return said(item) if item.get("kind") == "communicate" else voice(item["text"])
 
 
 def voice(text: str) -> str:
@@ -80,7 +96,7 @@ def contradictions(packet: dict) -> list[str]:
 
 def anachronisms(packet: dict) -> list[str]:
     foreign = {w.lower() for w in packet.get("world", {}).get("foreign_words", ())}
-    return [item["id"] for item in own_items(packet) if foreign & set(_tokens(voice(item["text"])))]
+    return [item["id"] for item in own_items(packet) if foreign & set(_tokens(voice_of(item)))]
 
 
 def names_too_soon(packet: dict) -> list[str]:
@@ -92,7 +108,7 @@ def names_too_soon(packet: dict) -> list[str]:
 
 def repeats(packet: dict) -> tuple[int, list[str]]:
     """The most times one spoken line recurs, and the rows that say it."""
-    lines = [(spoken(item["text"]), item["id"]) for item in own_items(packet)]
+    lines = [(said(item), item["id"]) for item in own_items(packet)]
     counts = Counter(line for line, _ in lines if line)
     if not counts:
         return 0, []
@@ -125,27 +141,34 @@ def _first_own(packet: dict) -> list[str]:
 
 
 def proxies(packet: dict, low: float, high: float) -> dict[str, tuple[float, str, list[str]]]:
-    """dimension id -> (score, reason, cited ids), for the default rubric's dimensions."""
+    """dimension id -> (score, reason, cited ids), for the default rubric's dimensions (of a scene:
+    those that read it)."""
     span = high - low
     out = {}
-    for dim, found, what in (("persona_adherence", false_claims(packet), "claims to be someone else of the cast"),
-                             ("self_consistency", contradictions(packet), "denies a line it said earlier"),
-                             ("world_voice", anachronisms(packet), "uses a word foreign to its world"),
-                             ("ladder_discipline", names_too_soon(packet), "uses a name its rung has not given it")):
+    scene = "scene" in packet
+    checks = ((("world_voice", anachronisms(packet), "someone says a word foreign to its world"),) if scene else
+              (("persona_adherence", false_claims(packet), "it claims to be someone else of the cast"),
+               ("self_consistency", contradictions(packet), "it denies a line it said earlier"),
+               ("world_voice", anachronisms(packet), "it uses a word foreign to its world"),
+               ("ladder_discipline", names_too_soon(packet), "it uses a name its rung has not given it")))
+    for dim, found, what in checks:
         if found:
-            out[dim] = (_penalty(found, low, high), f"{len(found)} row(s) where it {what}", found[:3])
+            out[dim] = (_penalty(found, low, high), f"{len(found)} row(s) where {what}", found[:3])
         else:
-            out[dim] = (high, f"no row where it {what}", _first_own(packet))
+            out[dim] = (high, f"no row where {what}", _first_own(packet))
     n, rows = repeats(packet)
     out["non_repetition"] = ((max(low, high - (n - 1)), f"one spoken line said {n} times", rows[:3]) if n > 1 else
                              (high, "no spoken line said twice", _first_own(packet)))
+    own = own_items(packet)
+    talk = sum(1 for item in own if said(item)) / len(own) if own else 0.0
+    out["social_plausibility"] = (round(high - span * min(1.0, abs(talk - 0.35) / 0.65)),
+                                  (f"someone speaks in {talk:.0%} of what is said and done there" if scene else
+                                   f"it speaks in {talk:.0%} of its own rows"), _first_own(packet))
+    if scene:
+        return out
     share, hits = grounded_share(packet)
     out["memory_grounding"] = (round(low + span * share), f"{share:.0%} of its own rows name what it met before",
                                hits[:3] or _first_own(packet))
-    own = own_items(packet)
-    talk = sum(1 for item in own if spoken(item["text"])) / len(own) if own else 0.0
-    out["social_plausibility"] = (round(high - span * min(1.0, abs(talk - 0.35) / 0.65)),
-                                  f"it speaks in {talk:.0%} of its own rows", _first_own(packet))
     tokens = [w for item in own for w in _tokens(voice(item["text"]))]
     ttr = len(set(tokens)) / len(tokens) if tokens else 0.0
     out["distinctiveness"] = (round(low + span * min(1.0, 2 * ttr)), f"{ttr:.0%} of the words in its voice are distinct",

@@ -70,8 +70,10 @@ def _row(row, own: bool = False) -> dict:
     return {"id": f"m{row.id}", "tick": row.tick, "kind": row.kind, "own": own, "text": text}
 
 
-def ask_battery(run: Run, questions: tuple[Question, ...], tick: int, agent_keys=None) -> list[dict]:
-    """Every question to every agent alive at `tick` (persona-key order); one packet per answer."""
+def ask_battery(run: Run, questions: tuple[Question, ...], tick: int, agent_keys=None,
+                packet_tokens: int = PACKET_TOKENS) -> list[dict]:
+    """Every question to every agent alive at `tick` (persona-key order); one packet per answer, of
+    half `packet_tokens` (two go to a prompt)."""
     rungs = run.scenario.rung_specs()
     cast = sorted(run.scenario.personas.values_list("display_name", flat=True))
     packets = []
@@ -88,11 +90,13 @@ def ask_battery(run: Run, questions: tuple[Question, ...], tick: int, agent_keys
                     call.save()
                     interview = Interview.objects.create(run=run, agent=agent, tick=tick, rung=mind.rung,
                                                          question=q.text, call=call)
-                packets.append(answer_packet(run, agent, mind, q, interview, answer.text or "", cast, rungs))
+                packets.append(answer_packet(run, agent, mind, q, interview, answer.text or "", cast, rungs,
+                                             packet_tokens))
     return packets
 
 
-def answer_packet(run, agent, mind, q: Question, interview, text: str, cast, rungs) -> dict:
+def answer_packet(run, agent, mind, q: Question, interview, text: str, cast, rungs,
+                  packet_tokens: int = PACKET_TOKENS) -> dict:
     name = agent.persona.display_name
     known = [n for n, _, _ in mind.trust]
     if knows(rungs, mind.rung, OWN_NAME):
@@ -108,7 +112,7 @@ def answer_packet(run, agent, mind, q: Question, interview, text: str, cast, run
         "cast": cast, "names_known": known, "recalled": [_row(r) for r in mind.recalled], "cut": "",
     }
     rows = [_row(r) for r in mind.rows] + [said]
-    out = bounded(packet, rows, PACKET_TOKENS // 2)  # two to a prompt
+    out = bounded(packet, rows, packet_tokens // 2)  # two to a prompt
     if said not in out["items"]:  # the answer is what is judged: it always stays
         out["items"] = [*out["items"], said]
     return out

@@ -1,5 +1,7 @@
 """A judging job: a run's day, scored by one judge (or two) against a rubric, with the judge's
-self-checks and its verdict. The one way in (`manage.py judge`; docs/judging.md).
+self-checks and its verdict. The one way in (`manage.py judge`; docs/judging.md). Each agent's day
+is a packet; rooms' scenes (a room over a window of ticks) may be judged beside them, on the
+dimensions that read `scene`.
 
 It reads only what the run committed (packets.py) and writes only LLMCall rows of purpose `judge`,
 which the run's budget, replay and transcript never count: no event, memory row or agent state
@@ -8,7 +10,6 @@ out, the projected calls, tokens and cost are known (`projection`) and a budget 
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
@@ -20,8 +21,10 @@ from voyage.gateway.base import JUDGE, ModelRequest
 from voyage.gateway.offline_judge import JudgeHints
 from voyage.gateway.routes import profile_for
 from voyage.judging import defects, reliability
-from voyage.judging.packets import PACKET_TOKENS, bounded, day_packets, tokens_of
-from voyage.judging.prompt import Judgement, pair_messages, read_pair, read_scores, score_messages
+from voyage.judging.packets import (PACKET_TOKENS, SCENE_TICKS, bounded, busiest_scenes, day_packets, scene,
+                                    subject, tokens_of)
+from voyage.judging.prompt import (Judgement, pair_messages, pair_schema, read_pair, read_scores, score_messages,
+                                   score_schema)
 from voyage.judging.rubric import Rubric
 from voyage.instruments.models import Judging
 from voyage.models import LLMCall, ModelProfile, Run
@@ -29,6 +32,7 @@ from world.models import AgentState
 
 OFFLINE = "offline (scripted)"
 ANSWER_TOKENS = 400  # the projection's guess at one answer's length
+MIN_PACKET_TOKENS = 800
 
 
 class JudgeError(ValueError):
@@ -39,7 +43,7 @@ class JudgeError(ValueError):
 class Row:
     """One score of the tidy table: run, day, agent, dimension, score, reason, cited ids, repeat, judge."""
 
-    agent: str
+    agent: str  # the persona key, or a scene's key (scene:ROOM@FIRST-LAST)
     judge: str
     repeat: int
     copy: str  # "original", or the planted defect's kind
@@ -58,6 +62,7 @@ class Result:
     calls: int = 0
     scripted: bool = False
     projection: dict = field(default_factory=dict)
+    options: dict = field(default_factory=dict)  # what the job was cut down to, stated in its line
 
     def summary(self, cpu_s: float) -> dict:
         originals = [r for r in self.rows if r.copy == "original" and r.repeat == 0]
@@ -65,7 +70,7 @@ class Result:
                 "judged": sum(1 for r in originals if r.judgement.score is not None),
                 "missing": sum(1 for r in originals if r.judgement.score is None),
                 "verdict": self.verdict, "scripted": self.scripted, **self.checks, "verdict_reasons": self.reasons,
-                "calls": self.calls, "cpu_s": round(cpu_s, 2)}
+                "calls": self.calls, "cpu_s": round(cpu_s, 2), "options": self.options}
 
 
 def save(result: Result, cpu_s: float, asked_by=None, made_by: str = ""):
@@ -114,29 +119,46 @@ class Ask:
     messages: list = field(default_factory=list, compare=False)
 
 
+def _score(rubric: Rubric, packet: dict, **kwargs) -> Ask:
+    return Ask(0, "score", (packet,), messages=score_messages(rubric.for_packet(packet), packet), **kwargs)
+
+
 def plan(run: Run, rubric: Rubric, packets: list[dict], judges: int, *, seed: int, repeat_share: float,
-         planted_share: float, pairs: int) -> list[Ask]:
+         planted_share: float, pairs: int, packet_tokens: int = PACKET_TOKENS, scenes: list[dict] = ()) -> list[Ask]:
+    """The calls: every packet (agents' days, then scenes) scored, a seeded sample again
+    (repeatability), by the second judge if any, altered copies of a seeded sample with each planted
+    defect whose dimension the rubric asks of that packet, and pairs of half-size agents' packets in
+    both orders. Scenes are sampled apart from days (one at least of each, when asked)."""
     rng = random.Random(f"{seed}:judge:{run.pk}")
-    asks = [Ask(0, "score", (p,), messages=score_messages(rubric, p)) for p in packets]
-    n_repeat = min(len(packets), max(2, round(repeat_share * len(packets))))
-    asks += [Ask(0, "score", (p,), repeat=1, messages=score_messages(rubric, p))
-             for p in sorted(rng.sample(packets, n_repeat), key=lambda p: p["id"])]
+    everything = [*packets, *scenes]
+    asks = [_score(rubric, p) for p in everything]
+    n_repeat = min(len(packets), max(2, round(repeat_share * len(packets)))) if repeat_share > 0 else 0
+    again = sorted(rng.sample(packets, n_repeat), key=lambda p: p["id"])
+    if scenes and repeat_share > 0:
+        again += sorted(rng.sample(scenes, min(len(scenes), max(1, round(repeat_share * len(scenes))))),
+                        key=lambda p: p["id"])
+    asks += [_score(rubric, p, repeat=1) for p in again]
     if judges > 1:
-        asks += [Ask(1, "score", (p,), messages=score_messages(rubric, p)) for p in packets]
+        asks += [Ask(1, "score", (p,), messages=score_messages(rubric.for_packet(p), p)) for p in everything]
     others = {p.display_name: p.history for p in run.scenario.personas.all()}
-    n_planted = min(len(packets), max(3, round(planted_share * len(packets))))
-    for p in sorted(rng.sample(packets, n_planted), key=lambda p: p["id"]):
+    n_planted = min(len(packets), max(3, round(planted_share * len(packets)))) if planted_share > 0 else 0
+    altered_from = sorted(rng.sample(packets, n_planted), key=lambda p: p["id"])
+    if scenes and planted_share > 0:
+        altered_from += sorted(rng.sample(scenes, min(len(scenes), max(1, round(planted_share * len(scenes))))),
+                               key=lambda p: p["id"])
+    for p in altered_from:
+        asked = {d.id for d in rubric.for_packet(p).dimensions}
         for kind in defects.KINDS:
-            if defects.present(kind, p):
+            if defects.TARGET[kind] not in asked or defects.present(kind, p):
                 continue
             altered = defects.plant(kind, p, random.Random(f"{seed}:{p['id']}:{kind}"), others)
             if altered is not None:
-                asks.append(Ask(0, "score", (altered,), copy=kind, messages=score_messages(rubric, altered)))
-    halves = {p["id"]: bounded(p, p["items"], PACKET_TOKENS // 2) for p in packets}  # two to a prompt
+                asks.append(_score(rubric, altered, copy=kind))
+    halves = {p["id"]: bounded(p, p["items"], packet_tokens // 2) for p in packets}  # two to a prompt
     all_pairs = [(halves[a["id"]], halves[b["id"]]) for i, a in enumerate(packets) for b in packets[i + 1:]]
     for a, b in sorted(rng.sample(all_pairs, min(pairs, len(all_pairs))), key=lambda ab: (ab[0]["id"], ab[1]["id"])):
-        asks.append(Ask(0, "pair", (a, b), messages=pair_messages(rubric, a, b)))
-        asks.append(Ask(0, "pair", (b, a), messages=pair_messages(rubric, b, a)))
+        asks.append(Ask(0, "pair", (a, b), messages=pair_messages(rubric.for_packet(a), a, b)))
+        asks.append(Ask(0, "pair", (b, a), messages=pair_messages(rubric.for_packet(b), b, a)))
     return asks
 
 
@@ -153,15 +175,41 @@ def projection(asks: list[Ask], profiles: list[ModelProfile | None]) -> dict:
 
 def judge_run(run: Run, rubric: Rubric, day: int, *, agents: list[str] | None = None, judges: list[str] = (),
               seed: int | None = None, repeat_share: float = 0.2, planted_share: float = 0.3, pairs: int = 12,
-              budget_tokens: int | None = None, budget_cost: float | None = None, on_projection=None) -> Result:
+              budget_tokens: int | None = None, budget_cost: float | None = None, on_projection=None,
+              packet_tokens: int = PACKET_TOKENS, dimensions: list[str] | None = None, scenes: int = 0,
+              scene_ticks: int = SCENE_TICKS, scene_windows: list[tuple[str, int, int]] = ()) -> Result:
+    """`packet_tokens` bounds each packet (a small model's prompt); `dimensions` cuts the rubric down
+    (planting only the defects of the dimensions kept). One agent is enough, but then no pair can be
+    asked and order bias goes unmeasured (the verdict says so). Scenes: the day's `scenes` busiest
+    windows of `scene_ticks` ticks (busiest_scenes) and the (room, first, last) of `scene_windows`,
+    judged on the dimensions that read `scene`."""
+    if packet_tokens < MIN_PACKET_TOKENS:
+        raise JudgeError(f"packet tokens: {packet_tokens} is too few; a packet needs {MIN_PACKET_TOKENS} at least "
+                         "(the persona alone takes a few hundred)")
+    for name, share in (("repeat share", repeat_share), ("planted share", planted_share)):
+        if not 0 <= share <= 1:
+            raise JudgeError(f"{name}: a share from 0 to 1, not {share:g}")
+    if pairs < 0:
+        raise JudgeError(f"pairs: 0 or more, not {pairs}")
     profiles = judge_profiles(run, list(judges))
-    packets = day_packets(run, day, agents)
-    if len(packets) < 2:
-        raise JudgeError(f"day {day}: {len(packets)} agent(s) with rows that day; judging needs two at least "
-                         "(the self-checks compare packets)")
+    if dimensions:
+        rubric = rubric.only(list(dimensions))
+    packets = day_packets(run, day, agents, budget=packet_tokens)
+    if not packets:
+        raise JudgeError(f"day {day}: no agent has rows that day, so there is nothing to judge")
+    windows = list(dict.fromkeys([*scene_windows, *(busiest_scenes(run, day, scenes, scene_ticks) if scenes else ())]))
+    if windows and not any("scene" in d.reads for d in rubric.dimensions):
+        raise JudgeError(f"scenes: rubric {rubric.name!r} has no dimension that reads scene (add scene to a "
+                         "dimension's reads)")
+    scene_packets = [p for p in (scene(run, *w, budget=packet_tokens) for w in windows) if p["items"]]
     seed = run.seed if seed is None else seed
     asks = plan(run, rubric, packets, len(profiles), seed=seed, repeat_share=repeat_share,
-                planted_share=planted_share, pairs=pairs)
+                planted_share=planted_share, pairs=pairs, packet_tokens=packet_tokens, scenes=scene_packets)
+    options = {"packet_tokens": packet_tokens, "dimensions": [d.id for d in rubric.dimensions],
+               "agents": len(packets), "repeat_share": repeat_share, "planted_share": planted_share,
+               "pairs": pairs,
+               **({"scenes": [p["scene"]["key"] for p in scene_packets],
+                   "scene_dimensions": [d.id for d in rubric.dimensions if "scene" in d.reads]} if windows else {})}
     projected = projection(asks, profiles)
     if on_projection:
         on_projection(projected)
@@ -171,7 +219,7 @@ def judge_run(run: Run, rubric: Rubric, day: int, *, agents: list[str] | None = 
         raise JudgeError(f"the job would cost about {projected['cost']}, over the budget of {budget_cost}")
     answers = _ask(run, rubric, asks, profiles)
     result = Result(run.pk, day, rubric.name, scripted=all(_label(p) == OFFLINE for p in profiles),
-                    calls=len(asks), projection=projected)
+                    calls=len(asks), projection=projected, options=options)
     pairs_seen: dict[tuple[str, str], list] = {}
     for ask, answer in zip(asks, answers):
         if ask.mode == "pair":
@@ -179,8 +227,8 @@ def judge_run(run: Run, rubric: Rubric, day: int, *, agents: list[str] | None = 
             pairs_seen.setdefault(key, []).append(read_pair(answer.text, *ask.packets)[0])
             continue
         packet = ask.packets[0]
-        for j in read_scores(answer.text, rubric, packet, answer.error):
-            result.rows.append(Row(packet["agent"]["key"], _label(profiles[ask.judge]), ask.repeat, ask.copy, j))
+        for j in read_scores(answer.text, rubric.for_packet(packet), packet, answer.error):
+            result.rows.append(Row(subject(packet), _label(profiles[ask.judge]), ask.repeat, ask.copy, j))
     result.checks = self_checks(result.rows, rubric, [tuple(v) for v in pairs_seen.values() if len(v) == 2],
                                 [_label(p) for p in profiles])
     result.verdict, result.reasons = reliability.verdict(result.checks, rubric.verdict)
@@ -219,10 +267,12 @@ def ask_judges(scenario, seed: int, rubric: Rubric, asks: list[Ask], profiles: l
 
 def _request(ask: Ask, rubric: Rubric, agent_ids: dict) -> ModelRequest:
     first = ask.packets[0]
-    key = first["agent"]["key"] if ask.mode == "score" else None
+    key = first["agent"]["key"] if ask.mode == "score" and "agent" in first else None  # a scene has no agent
+    asked = rubric.for_packet(first)
     return ModelRequest(purpose=JUDGE, messages=ask.messages, tick=first["ticks"][1], agent_key=key,
                         agent_id=agent_ids.get((first["run"], key)), hints=JudgeHints(ask.mode, ask.packets,
-                                                                                      rubric.scales()))
+                                                                                      asked.scales()),
+                        schema=score_schema(asked, first) if ask.mode == "score" else pair_schema(*ask.packets))
 
 
 def self_checks(rows: list[Row], rubric: Rubric, pair_verdicts: list[tuple], judges: list[str]) -> dict:

@@ -17,6 +17,7 @@ SYSTEM = ("You judge how believable simulated people are, from evidence drawn fr
           "Judge only from the evidence packet; cite the ids of the rows each judgement rests on.")
 PACKET_START, PACKET_END = "EVIDENCE PACKET {label}(JSON):", "END OF PACKET"
 REASON_CHARS = 400
+MAX_CITES = 8  # in the answer's schema
 
 
 @dataclass(frozen=True)
@@ -33,9 +34,10 @@ def _packet_block(packet: dict, label: str = "") -> str:
             f"{PACKET_END}")
 
 
-def _dims_block(rubric: Rubric) -> str:
-    dims = [{"id": d.id, "question": d.question, "scale": [d.low, d.high], "anchors": d.anchors, "reads": d.reads}
-            for d in rubric.dimensions]
+def _dims_block(rubric: Rubric, packet: dict) -> str:
+    """The dimensions, each with what it reads of this packet (a scene has no persona, a day no scene)."""
+    dims = [{"id": d.id, "question": d.question, "scale": [d.low, d.high], "anchors": d.anchors,
+             "reads": [r for r in d.reads if r in packet]} for d in rubric.dimensions]
     return "DIMENSIONS (JSON):\n" + json.dumps(dims, ensure_ascii=False)
 
 
@@ -43,15 +45,52 @@ def score_messages(rubric: Rubric, packet: dict) -> list[dict]:
     ask = ('Answer with one JSON object and nothing else: {"scores": {"<dimension id>": {"score": <number on its '
            'scale>, "reason": "<one sentence>", "cites": ["<row id>", ...]}, ...}} with every dimension.')
     return [{"role": "system", "content": SYSTEM},
-            {"role": "user", "content": f"{_dims_block(rubric)}\n\n{_packet_block(packet)}\n\n{ask}"}]
+            {"role": "user", "content": f"{_dims_block(rubric, packet)}\n\n{_packet_block(packet)}\n\n{ask}"}]
 
 
 def pair_messages(rubric: Rubric, first: dict, second: dict) -> list[dict]:
     ask = ('Which packet shows the more believable person, over all the dimensions? Answer with one JSON object and '
            'nothing else: {"better": "A" or "B", "reason": "<one sentence>", "cites": ["<row id>", ...]}.')
     return [{"role": "system", "content": SYSTEM},
-            {"role": "user", "content": f"{_dims_block(rubric)}\n\n{_packet_block(first, 'A')}\n\n"
+            {"role": "user", "content": f"{_dims_block(rubric.for_packet(first), first)}\n\n"
+                                        f"{_packet_block(first, 'A')}\n\n"
                                         f"{_packet_block(second, 'B')}\n\n{ask}"}]
+
+
+def _scale_schema(low: float, high: float) -> dict:
+    if float(low).is_integer() and float(high).is_integer() and high - low <= 20:
+        return {"type": "integer", "enum": list(range(int(low), int(high) + 1))}
+    return {"type": "number", "minimum": low, "maximum": high}
+
+
+def _answer_schema(properties: dict, *packets: dict) -> dict:
+    """A closed object of `properties`, each required, whose `cites` (`$ref` #/$defs/cites) are ids
+    of `packets`' rows, one to MAX_CITES (listed once, however many dimensions cite). The bound
+    keeps a small model from citing until it runs out of tokens, its answer cut short."""
+    ids = sorted(set().union(*(packet_ids(p) for p in packets)))
+    return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False,
+            "$defs": {"cites": {"type": "array", "items": {"type": "string", "enum": ids}, "minItems": 1,
+                                "maxItems": MAX_CITES, "description": "ids of the packet's rows"}}}
+
+
+def _because() -> dict:
+    return {"reason": {"type": "string", "description": "one sentence"}, "cites": {"$ref": "#/$defs/cites"}}
+
+
+def score_schema(rubric: Rubric, packet: dict) -> dict:
+    """The JSON schema of a scoring answer, for endpoints that take one (the profile's structured
+    output): every dimension, each a score on its scale, a reason and the ids it cites, one at least,
+    each an id of the packet. The answer is still read as untrusted (read_scores): a schema shapes
+    it where the endpoint enforces it, it vouches for nothing."""
+    dims = {d.id: {"type": "object", "properties": {"score": _scale_schema(d.low, d.high), **_because()},
+                   "required": ["score", "reason", "cites"], "additionalProperties": False}
+            for d in rubric.dimensions}
+    return _answer_schema({"scores": {"type": "object", "properties": dims, "required": list(dims),
+                                      "additionalProperties": False}}, packet)
+
+
+def pair_schema(first: dict, second: dict) -> dict:
+    return _answer_schema({"better": {"type": "string", "enum": ["A", "B"]}, **_because()}, first, second)
 
 
 def packet_ids(packet: dict) -> set[str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import yaml
 
 DEFAULT = Path(__file__).parent / "rubrics" / "default.yaml"
-READS = ("agent", "items", "recalled", "world", "names_known", "cast")
+READS = ("agent", "items", "recalled", "world", "names_known", "cast", "scene")
 ANCHORS = ("low", "middle", "high")
 CHECKS = ("repeat_alpha", "judges_alpha", "order_flip_share", "detection")
 DEFAULT_VERDICT = {"reliable": {"repeat_alpha": 0.8, "judges_alpha": 0.667, "order_flip_share": 0.1, "detection": 0.8},
@@ -43,6 +43,25 @@ class Rubric:
 
     def weight_of(self, dim: str) -> float:
         return next(d.weight for d in self.dimensions if d.id == dim)
+
+    def only(self, ids: list[str]) -> Rubric:
+        """The rubric cut down to the dimensions `ids` (in the rubric's order), named so."""
+        known = [d.id for d in self.dimensions]
+        unknown = [i for i in ids if i not in known]
+        if unknown:
+            raise RubricError(f"dimensions: {', '.join(map(repr, unknown))} not in rubric {self.name!r} "
+                              f"(it has {', '.join(known)})")
+        kept = tuple(d for d in self.dimensions if d.id in ids)
+        return Rubric(f"{self.name} ({', '.join(d.id for d in kept)})", kept, self.verdict)
+
+    def for_packet(self, packet: dict) -> Rubric:
+        """The dimensions a packet is judged on: a scene's are those that read `scene`; an agent's
+        day, every other (a dimension that reads a scene alone is not asked of an agent)."""
+        if "scene" in packet:
+            dims = tuple(d for d in self.dimensions if "scene" in d.reads)
+        else:
+            dims = tuple(d for d in self.dimensions if set(d.reads) - {"scene"})
+        return self if dims == self.dimensions else Rubric(self.name, dims, self.verdict)
 
 
 def _line(node) -> int:

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 from voyage.judging import defects, reliability
 from voyage.judging.answers import ask_battery, battery_for, load_battery
-from voyage.judging.job import OFFLINE, Ask, ask_judges, judge_profiles
+from voyage.judging.job import MIN_PACKET_TOKENS, OFFLINE, Ask, ask_judges, judge_profiles
+from voyage.judging.packets import PACKET_TOKENS
 from voyage.judging.prompt import pair_messages, read_pair
 from voyage.judging.ranking import Ranked, Verdict, rank
 from voyage.judging.rubric import Rubric
@@ -42,6 +43,7 @@ class Ranking:
     answers: int = 0
     comparisons: list = field(default_factory=list)
     judge: str = OFFLINE
+    options: dict = field(default_factory=dict)  # what the ranking was cut down to, stated in its line
 
 
 def parse_battery_arg(text: str | None, study: Study) -> tuple[str, int | None]:
@@ -55,7 +57,13 @@ def parse_battery_arg(text: str | None, study: Study) -> tuple[str, int | None]:
 
 
 def rank_study(study: Study, rubric: Rubric, battery: str | None = None, *, judges=(), seed: int = 0,
-               agents=None) -> Ranking:
+               agents=None, packet_tokens: int = PACKET_TOKENS, dimensions=None) -> Ranking:
+    """`packet_tokens` and `dimensions` cut the prompts down for a small, slow judge (stated in the
+    ranking's `options`)."""
+    if packet_tokens < MIN_PACKET_TOKENS:
+        raise RankError(f"packet tokens: {packet_tokens} is too few; a packet needs {MIN_PACKET_TOKENS} at least")
+    if dimensions:
+        rubric = rubric.only(list(dimensions))
     path, tick = parse_battery_arg(battery, study)
     questions = load_battery(path)
     members = list(study.members.filter(is_base=False).select_related("run__scenario", "run__profile")
@@ -72,7 +80,7 @@ def rank_study(study: Study, rubric: Rubric, battery: str | None = None, *, judg
     by_key: dict[tuple, dict[str, dict]] = {}
     for m in members:
         arm = cell_label({k: v for k, v in m.cell.items() if k != SEED})
-        for p in ask_battery(m.run, questions, tick, agents):
+        for p in ask_battery(m.run, questions, tick, agents, packet_tokens):
             by_key.setdefault((m.seed, p["agent"]["key"], p["question"]["id"]), {})[arm] = p
     rng = random.Random(f"{seed}:rank:{study.pk}")
     asks, meta = [], []
@@ -102,7 +110,10 @@ def rank_study(study: Study, rubric: Rubric, battery: str | None = None, *, judg
             asks.append(Ask(0, "pair", pair, copy=kind, messages=pair_messages(rubric, *pair)))
             meta.append(("planted", kind, p["id"], ""))
     answers = ask_judges(study.scenario, seed, rubric, asks, profiles)
-    return _tally(arms, asks, meta, answers, profiles, tick, path, len(packets), seed, rubric)
+    ranking = _tally(arms, asks, meta, answers, profiles, tick, path, len(packets), seed, rubric)
+    ranking.options = {"packet_tokens": packet_tokens, "dimensions": [d.id for d in rubric.dimensions],
+                       "questions": len(questions), "agents": len(agents) if agents else "all"}
+    return ranking
 
 
 def _tally(arms, asks, meta, answers, profiles, tick, path, n_answers, seed, rubric) -> Ranking:

@@ -24,16 +24,22 @@ def _mean(values) -> float | None:
     return round(mean(values), 2) if values else None
 
 
+SCENE = "scene:"
+
+
 def believability(run: Run, agent_key: str | None = None) -> dict:
     """The latest job's figures (None: the run was never judged)."""
     job = Judging.objects.filter(run=run).first()
     if job is None:
         return {"job": None, "day": max(1, min(run.tick, 1))}
     dims = list(dict.fromkeys(s["dimension"] for s in job.scores))
-    agents = sorted({s["agent"] for s in job.scores})
+    # Agents first, then any scenes judged (scene:ROOM@A-B, on the dimensions that read a scene);
+    # the means are the agents'.
+    agents = sorted({s["agent"] for s in job.scores}, key=lambda a: (a.startswith(SCENE), a))
     by = {(s["agent"], s["dimension"]): s for s in job.scores}
     rows = [(a, [by.get((a, d)) for d in dims]) for a in agents if agent_key in (None, a)]
-    return {"job": job, "dims": [(d, _mean(s["score"] for s in job.scores if s["dimension"] == d)) for d in dims],
+    return {"job": job, "dims": [(d, _mean(s["score"] for s in job.scores if s["dimension"] == d
+                                           and not s["agent"].startswith(SCENE))) for d in dims],
             "rows": rows, "checks": job.summary, "planted": sorted(job.summary.get("planted_detection", {}).items()),
             "agent": agent_key, "day": job.day}
 

@@ -2,6 +2,9 @@
 
     python manage.py judge RUN [--rubric FILE] [--day D] [--agents K1,K2] [--judge PROFILE [--judge PROFILE2]]
                                [-o scores.csv] [--budget-tokens N] [--budget-cost X]
+                               [--packet-tokens N] [--dimensions D1,D2] [--pairs N] [--repeat-share S]
+                               [--planted-share S]     # cut down for a small, slow judge; stated in the line
+                               [--scenes N [--scene-ticks W]] [--scene ROOM@A-B ...]   # rooms' scenes too
 
 Prints the projection (calls, tokens, cost) on stderr before any call goes out, then one JSON line."""
 import csv
@@ -11,7 +14,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from voyage.judging.job import JudgeError, judge_run, save
-from voyage.judging.packets import PacketError
+from voyage.judging.packets import PACKET_TOKENS, SCENE_TICKS, PacketError
 from voyage.judging.rubric import RubricError, load_rubric
 from voyage.management.run_arg import HELP, add_output_argument, run_from_arg
 
@@ -36,6 +39,18 @@ class Command(BaseCommand):
                             help="share of packets judged twice, for repeatability (default 0.2; 2 at least)")
         parser.add_argument("--planted-share", type=float, default=0.3,
                             help="share of packets given planted defects (default 0.3; 3 at least)")
+        parser.add_argument("--packet-tokens", type=int, default=PACKET_TOKENS,
+                            help=f"each evidence packet's bound in tokens (default {PACKET_TOKENS}; smaller for a "
+                                 "small, slow judge)")
+        parser.add_argument("--dimensions", default="",
+                            help="the rubric's dimensions to judge, comma-separated (default: all of them)")
+        parser.add_argument("--scenes", type=int, default=0,
+                            help="also judge the day's N busiest scenes (a room over a window of ticks), on the "
+                                 "rubric's dimensions that read scene (default 0)")
+        parser.add_argument("--scene-ticks", type=int, default=SCENE_TICKS,
+                            help=f"the window of a scene --scenes picks, in ticks (default {SCENE_TICKS})")
+        parser.add_argument("--scene", action="append", default=[], metavar="ROOM@A-B",
+                            help="also judge this scene: room key, first and last tick (repeatable)")
         parser.add_argument("--budget-tokens", type=int, help="refuse a job projected to use more tokens")
         parser.add_argument("--budget-cost", type=float, help="refuse a job projected to cost more")
         add_output_argument(parser, help="write the scores as a tidy CSV here")
@@ -45,11 +60,17 @@ class Command(BaseCommand):
         run = run_from_arg(options["run"])
         agents = [k.strip() for k in options["agents"].split(",") if k.strip()] or None
         try:
+            windows = [scene_window(w) for w in options["scene"]]
+            if options["scenes"] < 0 or options["scene_ticks"] < 1:
+                raise JudgeError("scenes: --scenes 0 or more, --scene-ticks 1 or more")
             rubric = load_rubric(options["rubric"])
             result = judge_run(run, rubric, options["day"], agents=agents, judges=options["judge"],
                                seed=options["seed"], pairs=options["pairs"],
-                               repeat_share=options["repeat_share"], planted_share=options["planted_share"], budget_tokens=options["budget_tokens"],
-                               budget_cost=options["budget_cost"],
+                               repeat_share=options["repeat_share"], planted_share=options["planted_share"],
+                               budget_tokens=options["budget_tokens"], budget_cost=options["budget_cost"],
+                               packet_tokens=options["packet_tokens"],
+                               dimensions=[d.strip() for d in options["dimensions"].split(",") if d.strip()],
+                               scenes=options["scenes"], scene_ticks=options["scene_ticks"], scene_windows=windows,
                                on_projection=lambda p: self.stderr.write(f"projected: {json.dumps(p)}"))
         except (RubricError, PacketError, JudgeError) as exc:
             raise CommandError(str(exc)) from None
@@ -59,6 +80,15 @@ class Command(BaseCommand):
         cpu_s = time.process_time() - start
         save(result, cpu_s)
         self.stdout.write(json.dumps(result.summary(cpu_s)))
+
+
+def scene_window(text: str) -> tuple[str, int, int]:
+    """ROOM@A-B -> (room key, first tick, last tick)."""
+    room, _, ticks = text.partition("@")
+    first, _, last = ticks.partition("-")
+    if not room or not first.isdigit() or not last.isdigit():
+        raise JudgeError(f"scene {text!r}: give ROOM@A-B, a room key and its first and last tick (f_deck_passage@0-59)")
+    return room, int(first), int(last)
 
 
 def write_csv(f, result) -> None:

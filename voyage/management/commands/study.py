@@ -9,6 +9,7 @@
     (create --judge RUBRIC@DAY, repeatable: the judge scores DAY of every run; each dimension is a measure)
     manage.py study compare N --measure M [--day D] [--baseline ARM] [-o file.csv]   # each arm vs the baseline
     manage.py study rank N [--battery FILE@TICK] [--rubric FILE] [--judge PROFILE] [--agents K1,K2]
+                           [--packet-tokens N] [--dimensions D1,D2]   # cut down for a small judge
                                                # the arms ranked from the judge's pairwise verdicts
     manage.py study compare N --all [--adjust holm|bh] [-o file.csv]               # every measure, p adjusted
 """
@@ -20,6 +21,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from voyage.gateway import providers
+from voyage.judging.packets import PACKET_TOKENS
 from voyage.management.model_options import profile_from_options
 from voyage.models import Run
 from voyage.studies import scheduler
@@ -163,6 +165,11 @@ class Command(BaseCommand):
                                                                            "run's judge route, else its profile)")
         ranking.add_argument("--agents", default="", help="persona keys, comma-separated (default: every agent)")
         ranking.add_argument("--seed", type=int, default=0, help="the samples and the bootstrap (default 0)")
+        ranking.add_argument("--packet-tokens", type=int, default=PACKET_TOKENS,
+                             help=f"a pair prompt's two packets together (default {PACKET_TOKENS}; smaller for a "
+                                  "small, slow judge)")
+        ranking.add_argument("--dimensions", default="",
+                             help="the rubric's dimensions put to the judge, comma-separated (default: all)")
 
     def handle(self, *args, **options):
         return getattr(self, f"do_{options['action']}")(options)
@@ -257,7 +264,8 @@ class Command(BaseCommand):
         agents = [k.strip() for k in options["agents"].split(",") if k.strip()] or None
         try:
             found = rank_study(study, load_rubric(options["rubric"]), options["battery"], judges=options["judge"],
-                               seed=options["seed"], agents=agents)
+                               seed=options["seed"], agents=agents, packet_tokens=options["packet_tokens"],
+                               dimensions=[d.strip() for d in options["dimensions"].split(",") if d.strip()])
         except (RankError, BatteryError, RubricError, JudgeError) as exc:
             raise CommandError(str(exc)) from None
         cpu_s = time.process_time() - start
@@ -267,4 +275,4 @@ class Command(BaseCommand):
                                           "ci_high": arm.ci_high, "rank": arm.rank, "comparisons": arm.comparisons}))
         self.stdout.write(json.dumps({"verdict": found.verdict, "scripted": found.scripted, **found.checks,
                                       "verdict_reasons": found.reasons, "tick": found.tick, "answers": found.answers,
-                                      "calls": found.calls, "cpu_s": round(cpu_s, 2)}))
+                                      "calls": found.calls, "cpu_s": round(cpu_s, 2), "options": found.options}))
