@@ -1,7 +1,10 @@
-"""Judging in a real browser: a staff user judges a run's day from its overview and sees the scores
-with the judge's verdict beside them; a two-arm memory ablation study is ranked from its report and
-the ranking shows as a picture beside the verdict, and its judged day's believability (study create
---judge) is a measure of the report with the verdict beside each arm."""
+"""Judging in a real browser: a staff user judges a run's day and its busiest scene from its overview
+and sees the scores (the scene's row keyed scene:ROOM@A-B) with the judge's verdict beside them; a
+two-arm memory ablation study is ranked from its report and the ranking shows as a picture beside the
+verdict, and its judged day's believability (study create --judge) is a measure of the report with the
+verdict beside each arm."""
+import re
+
 from playwright.sync_api import expect
 
 from voyage.bench.fleet import manage, manage_json
@@ -13,12 +16,18 @@ def test_a_day_judged_from_the_page_shows_its_scores_and_verdict(site, small_run
     panel = page.locator("#believability")
     expect(panel).to_contain_text("Not judged yet.")
     panel.get_by_label("day to judge").fill("1")
+    panel.get_by_label("busiest scenes to judge").fill("1")
     panel.get_by_role("button", name="Judge this day").click()
     expect(panel.locator(".verdict")).to_have_text("reliable", timeout=60_000)
     expect(panel).to_contain_text("scripted, not a language model")
     assert panel.locator("tbody tr[data-agent]").count() == site.db.query(
-        "SELECT COUNT(*) FROM agent_state WHERE run_id = %s", (small_run,))[0][0]
+        "SELECT COUNT(*) FROM agent_state WHERE run_id = %s", (small_run,))[0][0] + 1  # the agents, then the scene
     expect(panel.locator("thead th").nth(1)).to_have_text("persona_adherence")
+    scene = panel.locator('tbody tr[data-agent^="scene:"]')
+    expect(scene).to_have_count(1)
+    expect(scene.locator("td").first).to_have_text(re.compile(r"^scene:[a-z0-9_]+@0-\d+$"))
+    expect(scene.locator("td").last).to_have_text("reliable")
+    assert any(re.fullmatch(r"\d+(\.\d+)?", t) for t in scene.locator("td").all_inner_texts()[1:-1])
     assert not page_watch.page_errors and not page_watch.dialogs
 
 

@@ -69,6 +69,8 @@ def test_bad_input_is_refused_with_what_is_wrong(judged_run, tmp_path):
         call_command("judge", str(judged_run.pk), "--budget-tokens", "1000", stdout=io.StringIO(), stderr=io.StringIO())
     with pytest.raises(CommandError, match="there is no model profile 'ghost'"):
         call_command("judge", str(judged_run.pk), "--judge", "ghost", stdout=io.StringIO())
+    with pytest.raises(CommandError, match="scenes: a count from 0 to 20, not 21"):  # as the form and the API
+        call_command("judge", str(judged_run.pk), "--scenes", "21", stdout=io.StringIO())
     bad = tmp_path / "bad.yaml"
     bad.write_text("dimensions:\n  - id: x\n    question: q\n")
     with pytest.raises(CommandError, match=r"dimensions\[0\].anchors \(line 2\): missing"):

@@ -54,3 +54,34 @@ def test_the_api_judges_and_lists_with_the_verdict(client, judged_run):
                       HTTP_X_API_KEY=token)
     assert bad.status_code == 422 and "day 9" in bad.json()["detail"][0]["msg"]
     assert client.get(f"/api/runs/{judged_run.pk}/judging").status_code == 401
+
+
+def test_the_api_judges_scenes_and_refuses_a_bad_count_naming_it(client, judged_run):
+    _, token = staff_with_token()
+    made = client.post(f"/api/runs/{judged_run.pk}/judging", {"day": 1, "scenes": 2},
+                       content_type="application/json", HTTP_X_API_KEY=token)
+    assert made.status_code == 201, made.content
+    body = made.json()
+    keys = body["checks"]["options"]["scenes"]
+    assert len(keys) == 2 and all(k.startswith("scene:") and "@" in k for k in keys)
+    rows = [s for s in body["scores"] if s["agent"].startswith("scene:")]
+    assert {s["agent"] for s in rows} == set(keys)
+    assert {s["dimension"] for s in rows} == set(body["checks"]["options"]["scene_dimensions"]) \
+        == {"social_plausibility", "world_voice", "non_repetition"}
+    for scenes in (-1, 21, "2"):
+        bad = client.post(f"/api/runs/{judged_run.pk}/judging", {"day": 1, "scenes": scenes},
+                          content_type="application/json", HTTP_X_API_KEY=token)
+        assert bad.status_code == 422 and "scenes" in bad.json()["detail"][0]["loc"], bad.content
+
+
+def test_the_form_judges_scenes_and_refuses_a_bad_count(staff, judged_run):
+    staff.post(f"/runs/{judged_run.pk}/judging/", {"day": "1", "scenes": "many"})
+    assert "Not judged: scenes: a count from 0 to 20, not &#x27;many&#x27;" in \
+        staff.get(f"/runs/{judged_run.pk}/").content.decode()
+    staff.post(f"/runs/{judged_run.pk}/judging/", {"day": "1", "scenes": "21"})
+    assert "Not judged: scenes: a count from 0 to 20, not 21" in staff.get(f"/runs/{judged_run.pk}/").content.decode()
+    staff.post(f"/runs/{judged_run.pk}/judging/", {"day": "1", "scenes": "1"})
+    job = Judging.objects.filter(run=judged_run).first()
+    (key,) = job.summary["options"]["scenes"]
+    page = staff.get(f"/runs/{judged_run.pk}/").content.decode()
+    assert f'data-agent="{key}"' in page and 'name="scenes" min="0" max="20" value="1"' in page

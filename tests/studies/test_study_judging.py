@@ -17,7 +17,7 @@ from tests.memory_helpers import run_tables
 from tests.oracle import assert_same, transcript
 from voyage.engine.budget import Budget
 from voyage.instruments.models import Judging
-from voyage.judging.rubric import load_rubric
+from voyage.judging.rubric import DEFAULT, load_rubric
 from voyage.models import LLMCall, Run
 from voyage.studies.foreground import run_study
 from voyage.studies.models import Study
@@ -84,6 +84,32 @@ def test_each_dimension_is_a_measure_compared_between_arms_with_the_verdict(judg
     assert 'data-measure="judge_d1_verdict"' not in page  # words, not a measure row
 
 
+def test_scenes_judged_in_a_study_are_measures_of_their_own():
+    command("create", "--name", "scenes believed", "--scenario", "edelweiss", "--ticks", "20",
+            "--vary", "memory=full,hot_window_only", "--judge", "default@1:scenes=1", "--no-start")
+    study = Study.objects.get(name="scenes believed")
+    assert study.judging[0]["scenes"] == 1
+    run_study(study, io.StringIO())
+    take_due(study)
+    jobs = {j.run_id: j for j in Judging.objects.filter(run__study_member__study=study)}
+    assert len(jobs) == 2
+    rows = list(csv.DictReader(io.StringIO(command("results", "scenes believed"))))
+    scene_dims = ("social_plausibility", "world_voice", "non_repetition")
+    for r in rows:
+        job = jobs[int(r["run_id"])]
+        [key] = job.summary["options"]["scenes"]
+        for dim in scene_dims:  # the scene's own mean, apart from the agents'
+            mine = [s["score"] for s in job.scores if s["agent"] == key and s["dimension"] == dim]
+            theirs = [s["score"] for s in job.scores if not s["agent"].startswith("scene:")
+                      and s["dimension"] == dim and s["score"] is not None]
+            assert float(r[f"judge_d1_scene_{dim}"]) == round(sum(mine) / len(mine), 4)
+            assert float(r[f"judge_d1_{dim}"]) == round(sum(theirs) / len(theirs), 4)
+        assert "judge_d1_scene_persona_adherence" not in r  # not asked of a scene
+    [line] = [json.loads(x) for x in command("compare", "scenes believed", "--measure",
+                                             "judge_d1_scene_world_voice").splitlines()]
+    assert line["verdict"].split(" ")[0] in ("reliable", "doubtful", "unreliable")
+
+
 def test_a_judge_that_cannot_be_used_is_refused(tmp_path):
     base = ("create", "--name", "refused", "--scenario", "edelweiss", "--ticks", "40", "--no-start")
     with pytest.raises(CommandError, match=r"the runs go to tick 40 \(day 1\); judge a day from 1 to 1"):
@@ -94,6 +120,13 @@ def test_a_judge_that_cannot_be_used_is_refused(tmp_path):
     bad.write_text("rubric: mine\ndimensions:\n  - id: a\n    question: q?\n")
     with pytest.raises(CommandError, match=r"dimensions\[0\].anchors \(line 3\): missing"):
         command(*base, "--judge", f"{bad}@1")
+    for spec in ("default@1:scenes=21", "default@1:scenes=x", "default@1:rooms=2"):
+        with pytest.raises(CommandError, match=r"after RUBRIC@DAY write :scenes=N, N from 0 to 20"):
+            command(*base, "--judge", spec)
+    agents_only = tmp_path / "agents.yaml"
+    agents_only.write_text(DEFAULT.read_text().replace(", scene]", "]"))
+    with pytest.raises(CommandError, match="has no dimension that reads scene, so it cannot judge scenes"):
+        command(*base, "--judge", f"{agents_only}@1:scenes=1")
     with pytest.raises(CommandError, match="day 1 is judged twice"):
         command(*base, "--judge", "default@1", "--judge", "default@1")
     assert not Study.objects.filter(name="refused").exists()

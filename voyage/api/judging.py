@@ -12,7 +12,7 @@ from voyage.api.errors import errors
 from voyage.api.runs import RunId, get_run
 from voyage.api.schemas import Body
 from voyage.instruments.models import Judging
-from voyage.judging.job import JudgeError, judge_run, save
+from voyage.judging.job import MAX_SCENES, JudgeError, judge_run, save
 from voyage.judging.packets import PacketError
 from voyage.judging.rubric import load_rubric
 
@@ -23,10 +23,13 @@ class JudgingIn(Body):
     day: int = Field(1, ge=1, le=10_000)
     judges: list[str] = Field([], max_length=2, description="model profile names (none: the run's judge route, "
                                                              "else its profile, else the offline scripted judge)")
+    scenes: int = Field(0, ge=0, le=MAX_SCENES,
+                        description="also judge the day's N busiest scenes (a room over 60 ticks), on the rubric's "
+                                    "dimensions that read scene; their scores are keyed scene:ROOM@A-B in `agent`")
 
 
 class ScoreOut(Schema):
-    agent: str
+    agent: str = Field(description="the persona key, or a scene's key scene:ROOM@FIRST-LAST")
     dimension: str
     score: float | None = Field(description="null: missing (see `missing`)")
     reason: str = Field(description="the judge's reason, untrusted text: show it escaped")
@@ -58,7 +61,7 @@ def judge(request, body: JudgingIn, run_id: int = RunId):
     run = get_run(run_id)
     start = time.process_time()
     try:
-        result = judge_run(run, load_rubric(), body.day, judges=body.judges)
+        result = judge_run(run, load_rubric(), body.day, judges=body.judges, scenes=body.scenes)
     except (JudgeError, PacketError) as exc:
         return Status(422, {"detail": [{"loc": ["body"], "msg": str(exc), "type": "value_error"}]})
     return Status(201, judging_out(save(result, time.process_time() - start, asked_by=request.auth)))

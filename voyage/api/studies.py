@@ -58,9 +58,11 @@ class StudyIn(Body):
         default_factory=dict, description='the values of an "intervention" axis besides "none", by name, e.g. '
         '{"lights": {"kind": "room_event", "tick": 300, "room": "grand_staircase", "text": "The lights go out."}} '
         'with axes {"intervention": ["none", "lights"]}: the arms are forks of one base run per cell')
-    judge: list[str] = Field(default_factory=list, max_length=10, description='RUBRIC@DAY, e.g. ["default@1"]: '
-                             "that day of every run judged against a shipped rubric once the run has finished; each "
-                             "dimension becomes a measure (judge_d<DAY>_<dimension>), carried with the judge's verdict")
+    judge: list[str] = Field(default_factory=list, max_length=10, description='RUBRIC@DAY[:scenes=N], e.g. '
+                             '["default@1"]: that day of every run judged against a shipped rubric once the run has '
+                             "finished; each dimension becomes a measure (judge_d<DAY>_<dimension>), carried with the "
+                             "judge's verdict; :scenes=N judges the day's N busiest scenes too "
+                             "(judge_d<DAY>_scene_<dimension>)")
 
 
 class StudyRunOut(Schema):

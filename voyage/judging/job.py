@@ -33,6 +33,7 @@ from world.models import AgentState
 OFFLINE = "offline (scripted)"
 ANSWER_TOKENS = 400  # the projection's guess at one answer's length
 MIN_PACKET_TOKENS = 800
+MAX_SCENES = 20  # the busiest scenes one job may ask for (each a packet, asked and checked like a day)
 
 
 class JudgeError(ValueError):
@@ -191,6 +192,10 @@ def judge_run(run: Run, rubric: Rubric, day: int, *, agents: list[str] | None = 
             raise JudgeError(f"{name}: a share from 0 to 1, not {share:g}")
     if pairs < 0:
         raise JudgeError(f"pairs: 0 or more, not {pairs}")
+    if not 0 <= scenes <= MAX_SCENES:
+        raise JudgeError(f"scenes: a count from 0 to {MAX_SCENES}, not {scenes}")
+    if scene_ticks < 1:
+        raise JudgeError(f"scene ticks: 1 or more, not {scene_ticks}")
     profiles = judge_profiles(run, list(judges))
     if dimensions:
         rubric = rubric.only(list(dimensions))
@@ -233,6 +238,24 @@ def judge_run(run: Run, rubric: Rubric, day: int, *, agents: list[str] | None = 
                                 [_label(p) for p in profiles])
     result.verdict, result.reasons = reliability.verdict(result.checks, rubric.verdict)
     return result
+
+
+def scene_count(text: str) -> int:
+    """A form's `scenes` field (blank: 0) -> the count judge_run checks; not a whole number: refused."""
+    text = (text or "").strip() or "0"
+    try:
+        return int(text)
+    except ValueError:
+        raise JudgeError(f"scenes: a count from 0 to {MAX_SCENES}, not {text!r}") from None
+
+
+def scene_window(text: str) -> tuple[str, int, int]:
+    """ROOM@A-B -> (room key, first tick, last tick)."""
+    room, _, ticks = text.partition("@")
+    first, _, last = ticks.partition("-")
+    if not room or not first.isdigit() or not last.isdigit():
+        raise JudgeError(f"scene {text!r}: give ROOM@A-B, a room key and its first and last tick (f_deck_passage@0-59)")
+    return room, int(first), int(last)
 
 
 def _ask(run: Run, rubric: Rubric, asks: list[Ask], profiles: list) -> list:

@@ -51,7 +51,8 @@ class StudyCreateForm(forms.ModelForm):
         widget=forms.Textarea(attrs={"rows": 2}), required=False, label="Judge",
         help_text="a day of every run judged against a rubric, once the run has finished, one a line: RUBRIC@DAY with "
                   "default or the name of a rubric shipped in voyage/judging/rubrics (e.g. default@1); each dimension "
-                  "becomes a measure, carried with the judge's verdict (docs/judging.md)")
+                  "becomes a measure, carried with the judge's verdict; RUBRIC@DAY:scenes=N judges the day's N "
+                  "busiest scenes too (docs/judging.md)")
     parallel = forms.IntegerField(required=False, min_value=1,
                                   help_text="runs on the worker at once (default: all; 1 with a budget)")
     start = forms.BooleanField(required=False, initial=True, help_text="queue the runs on the worker now")

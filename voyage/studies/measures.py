@@ -200,7 +200,8 @@ def validity(t: Tables, run: RunInfo, day: int) -> dict:
 
 
 @measure("judge", "the study's judging (--judge RUBRIC@DAY), per rubric judged on day D: "
-                  "d<D>_<dimension> (mean score over the day's judged agents), d<D>_overall (the dimensions' mean, "
+                  "d<D>_<dimension> (mean score over the day's judged agents), with RUBRIC@DAY:scenes=N "
+                  "d<D>_scene_<dimension> (mean over the day's judged scenes), d<D>_overall (the dimensions' mean, "
                   "by their weights), d<D>_missing (share of judgements missing), d<D>_verdict (the judge's "
                   "verdict on itself: reliable, doubtful, unreliable; carried with every comparison of the day's "
                   "scores); empty until the run has finished and been judged", per="run")

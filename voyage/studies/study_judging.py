@@ -18,7 +18,7 @@ from pathlib import Path
 
 from memories.attempts import catch_up_run
 
-from voyage.judging.job import JudgeError, judge_run, save
+from voyage.judging.job import MAX_SCENES, JudgeError, judge_run, save
 from voyage.judging.packets import PacketError
 from voyage.judging.rubric import DEFAULT, RubricError, parse_rubric
 from voyage.instruments.models import Judging
@@ -37,14 +37,21 @@ class StudyJudgeError(ValueError):
 
 
 def parse_judge(spec: str, files: bool = True) -> dict:
-    """RUBRIC@DAY -> {"day": D, "rubric": its name, "source": what was given, "text": its YAML}. RUBRIC:
-    `default`, the name of a rubric shipped in voyage/judging/rubrics, or (`files`: the command line) a
-    rubric YAML file."""
+    """RUBRIC@DAY[:scenes=N] -> {"day": D, "rubric": its name, "source": what was given, "text": its YAML,
+    and "scenes": N when N > 0 (the day's N busiest scenes judged too, as `manage.py judge --scenes N`)}.
+    RUBRIC: `default`, the name of a rubric shipped in voyage/judging/rubrics, or (`files`: the command
+    line) a rubric YAML file."""
     source, sep, day = spec.rpartition("@")
     source = source.strip()
+    day, colon, extra = day.partition(":")
     if not sep or not source or not day.strip().isdigit() or int(day) < 1:
         raise StudyJudgeError(f"--judge {spec!r}: write RUBRIC@DAY (RUBRIC: default, a shipped rubric's name"
                               f"{' or a YAML file' if files else ''}; DAY from 1), e.g. default@1")
+    key, _, count = extra.partition("=")
+    if colon and (key.strip() != "scenes" or not count.strip().isdigit() or int(count) > MAX_SCENES):
+        raise StudyJudgeError(f"--judge {spec!r}: after RUBRIC@DAY write :scenes=N, N from 0 to {MAX_SCENES} "
+                              "(the day's N busiest scenes judged too), e.g. default@1:scenes=2")
+    scenes = int(count) if colon else 0
     shipped = SHIPPED / f"{source}.yaml"
     if "/" not in source and shipped.exists():
         path = shipped
@@ -62,7 +69,16 @@ def parse_judge(spec: str, files: bool = True) -> dict:
         rubric = parse_rubric(text, path.name)
     except RubricError as exc:
         raise StudyJudgeError(f"--judge {spec!r}: {exc}") from None
-    return {"day": int(day), "rubric": rubric.name, "source": source, "text": text}
+    if scenes and not scene_dimensions(rubric):
+        raise StudyJudgeError(f"--judge {spec!r}: rubric {rubric.name!r} has no dimension that reads scene, so "
+                              "it cannot judge scenes")
+    return {"day": int(day), "rubric": rubric.name, "source": source, "text": text,
+            **({"scenes": scenes} if scenes else {})}
+
+
+def scene_dimensions(rubric) -> list:
+    """The rubric's dimensions a scene is asked (those that read `scene`)."""
+    return [d for d in rubric.dimensions if "scene" in d.reads]
 
 
 def rubric_of(spec: dict):
@@ -119,7 +135,7 @@ def _judge(study: Study, run: Run, spec: dict) -> int:
     catch_up_run(run.pk, before_tick=min(run.tick, day * TICKS_PER_DAY) + 1)
     start = time.process_time()
     try:
-        result = judge_run(run, rubric_of(spec), day)
+        result = judge_run(run, rubric_of(spec), day, scenes=spec.get("scenes", 0))
     except (JudgeError, PacketError) as exc:
         log.warning("study %s: run %s not judged on day %s: %s", study.pk, run.pk, day, exc)
         return 0

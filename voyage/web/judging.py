@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from voyage.instruments.models import Judging
-from voyage.judging.job import JudgeError, judge_run, save
+from voyage.judging.job import MAX_SCENES, JudgeError, judge_run, save, scene_count
 from voyage.judging.packets import PacketError
 from voyage.judging.rubric import load_rubric
 from voyage.models import Run
@@ -31,7 +31,7 @@ def believability(run: Run, agent_key: str | None = None) -> dict:
     """The latest job's figures (None: the run was never judged)."""
     job = Judging.objects.filter(run=run).first()
     if job is None:
-        return {"job": None, "day": max(1, min(run.tick, 1))}
+        return {"job": None, "day": max(1, min(run.tick, 1)), "max_scenes": MAX_SCENES}
     dims = list(dict.fromkeys(s["dimension"] for s in job.scores))
     # Agents first, then any scenes judged (scene:ROOM@A-B, on the dimensions that read a scene);
     # the means are the agents'.
@@ -41,7 +41,8 @@ def believability(run: Run, agent_key: str | None = None) -> dict:
     return {"job": job, "dims": [(d, _mean(s["score"] for s in job.scores if s["dimension"] == d
                                            and not s["agent"].startswith(SCENE))) for d in dims],
             "rows": rows, "checks": job.summary, "planted": sorted(job.summary.get("planted_detection", {}).items()),
-            "agent": agent_key, "day": job.day}
+            "agent": agent_key, "day": job.day, "max_scenes": MAX_SCENES,
+            "scenes": len(job.summary.get("options", {}).get("scenes", []))}
 
 
 @staff_required
@@ -52,7 +53,8 @@ def run_judge(request, run_id: int):
     back = reverse("web:overview", args=[run.pk]) + "#believability"
     start = time.process_time()
     try:
-        result = judge_run(run, load_rubric(), int(day) if day.isdigit() else -1)
+        result = judge_run(run, load_rubric(), int(day) if day.isdigit() else -1,
+                           scenes=scene_count(request.POST.get("scenes", "")))
     except (JudgeError, PacketError) as exc:
         messages.error(request, f"Not judged: {exc}")
         return redirect(back)

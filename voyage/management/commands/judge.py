@@ -13,7 +13,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from voyage.judging.job import JudgeError, judge_run, save
+from voyage.judging.job import MAX_SCENES, JudgeError, judge_run, save, scene_window
 from voyage.judging.packets import PACKET_TOKENS, SCENE_TICKS, PacketError
 from voyage.judging.rubric import RubricError, load_rubric
 from voyage.management.run_arg import HELP, add_output_argument, run_from_arg
@@ -46,7 +46,7 @@ class Command(BaseCommand):
                             help="the rubric's dimensions to judge, comma-separated (default: all of them)")
         parser.add_argument("--scenes", type=int, default=0,
                             help="also judge the day's N busiest scenes (a room over a window of ticks), on the "
-                                 "rubric's dimensions that read scene (default 0)")
+                                 f"rubric's dimensions that read scene (default 0, at most {MAX_SCENES})")
         parser.add_argument("--scene-ticks", type=int, default=SCENE_TICKS,
                             help=f"the window of a scene --scenes picks, in ticks (default {SCENE_TICKS})")
         parser.add_argument("--scene", action="append", default=[], metavar="ROOM@A-B",
@@ -61,8 +61,6 @@ class Command(BaseCommand):
         agents = [k.strip() for k in options["agents"].split(",") if k.strip()] or None
         try:
             windows = [scene_window(w) for w in options["scene"]]
-            if options["scenes"] < 0 or options["scene_ticks"] < 1:
-                raise JudgeError("scenes: --scenes 0 or more, --scene-ticks 1 or more")
             rubric = load_rubric(options["rubric"])
             result = judge_run(run, rubric, options["day"], agents=agents, judges=options["judge"],
                                seed=options["seed"], pairs=options["pairs"],
@@ -80,15 +78,6 @@ class Command(BaseCommand):
         cpu_s = time.process_time() - start
         save(result, cpu_s)
         self.stdout.write(json.dumps(result.summary(cpu_s)))
-
-
-def scene_window(text: str) -> tuple[str, int, int]:
-    """ROOM@A-B -> (room key, first tick, last tick)."""
-    room, _, ticks = text.partition("@")
-    first, _, last = ticks.partition("-")
-    if not room or not first.isdigit() or not last.isdigit():
-        raise JudgeError(f"scene {text!r}: give ROOM@A-B, a room key and its first and last tick (f_deck_passage@0-59)")
-    return room, int(first), int(last)
 
 
 def write_csv(f, result) -> None:

@@ -117,11 +117,12 @@ class Command(BaseCommand):
                             help="ask a standard instrument (ipip-neo-120, gss-trust) of every run as it stood at "
                                  "TICK, once the run has finished; its figures become measures (validity_t<TICK>_...); "
                                  "repeatable")
-        create.add_argument("--judge", action="append", default=[], metavar="RUBRIC@DAY",
+        create.add_argument("--judge", action="append", default=[], metavar="RUBRIC@DAY[:scenes=N]",
                             help="judge DAY of every run against RUBRIC (default, a shipped rubric's name or a YAML "
                                  "file) once the run has finished, by each run's judge route (else its profile, else "
                                  "the offline scripted judge); each dimension becomes a measure (judge_d<DAY>_<dim>), "
-                                 "carried with the judge's verdict; repeatable, one rubric a day")
+                                 "carried with the judge's verdict; :scenes=N judges the day's N busiest scenes too "
+                                 "(judge_d<DAY>_scene_<dim>); repeatable, one rubric a day")
         create.add_argument("--provider", choices=providers.NAMES,
                             help="every run on a one-off endpoint of this provider (as run_voyage --provider): "
                                  "sets profile to a profile with the provider's defaults, made or reused")
