@@ -37,8 +37,10 @@ same transcript; work done ahead of it is done again.
 """
 from __future__ import annotations
 
-from concurrent.futures import FIRST_COMPLETED, wait
+import heapq
+from collections import Counter
 from dataclasses import dataclass, field
+from queue import Empty, SimpleQueue
 from typing import Callable
 
 from memories.ablation import off
@@ -130,53 +132,167 @@ class Stretch:
     job_agents: dict[int, set[int]] = field(default_factory=dict)
     balls: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
     places: dict[tuple[int, int], tuple] = field(default_factory=dict)
+    work: Counter = field(default_factory=Counter)  # what the schedule did: examinations, steps, reaches
 
     def run(self) -> int:
         """Run until everyone stands at the next barrier (or `until`) and every tick before it has
-        committed; returns the run's tick then."""
+        committed; returns the run's tick then.
+
+        Event by event: a cursor is looked at again only when something it waits for has happened —
+        the cursor that stood in its way took a step, or its call came back, or a tick committed, or
+        the slowest agent moved on (`_park`, `_wake`) — so an event costs in proportion to the agents
+        it can touch, not the world. `work` counts what it did (examinations, reach computations)."""
         world, run = self.world, self.world.run
         self.cursors = [Cursor(a, run.tick, attrition_tick=run.tick - 1)
                         for a in sorted(world.living(), key=lambda a: a.persona.key)]
         self.by_agent = {c.agent.id: c for c in self.cursors}
-        self.low = run.tick
+        self.order = {id(c): n for n, c in enumerate(self.cursors)}  # breaks ties of key in the heap
+        self.low = run.tick  # the tick the slowest agent is in (_recount)
         self.stop = self.until
         self.halted = False
-        looked_again = False
+        self.ready: list = []  # the heap of cursors to look at, by key
+        self.queued: set[int] = set()  # id() of those in it
+        self.waiters: dict[int, set[Cursor]] = {}  # id(cursor) -> the cursors it stands in the way of
+        self.for_commit: set[Cursor] = set()  # waiting for the next commit
+        self.on_lead: dict[int, set[Cursor]] = {}  # tick -> waiting for the slowest, to start it
+        self.at_tick: Counter = Counter()  # the cursors not done, by the tick they are in
+        self.counted: dict[int, int | None] = {}  # id(cursor) -> the tick it is counted in (None: done)
+        for c in self.cursors:
+            self._recount(c)
+        self.arrived: SimpleQueue = SimpleQueue()  # cursors whose call came back (from the calls' threads)
+        self.out = 0  # calls started whose return has not been taken from `arrived`
+        for c in self.cursors:
+            self._wake(c)
         while True:
-            progressed = self._sweep()
+            self._drain()
             if self.halted:
                 return run.tick
             if self._commit_ready():
                 continue
-            if not progressed:
-                if run.tick >= self.stop:
-                    return run.tick
-                out = [f for c in self.cursors for f in c.calls_out()]
-                if not out and not looked_again:
-                    looked_again = True  # a call the sweep found out may have come back since: sweep again
+            if run.tick >= self.stop:
+                return run.tick
+            if self.out == 0:  # nothing will come back: only a cursor no event would wake could go
+                if self._sweep():
                     continue
-                if not out:
-                    raise RuntimeError(f"run {run.pk}: the out-of-order schedule is stuck at tick {run.tick}: "
-                                       + "; ".join(f"{c.agent.persona.key} {c.key[:2]}" for c in self._active()))
-                wait(out, return_when=FIRST_COMPLETED)
-            looked_again = False
+                raise RuntimeError(f"run {run.pk}: the out-of-order schedule is stuck at tick {run.tick}: "
+                                   + "; ".join(f"{c.agent.persona.key} {c.key[:2]}" for c in self._active()))
+            self._arrive(self._await())
+            while True:
+                try:
+                    c = self.arrived.get_nowait()
+                except Empty:
+                    break
+                self._arrive(c)
 
     # --- the loop ------------------------------------------------------------------------------
+    def _await(self) -> Cursor:
+        """The next cursor whose call has come back (blocks until one has)."""
+        return self.arrived.get()
+
     def _active(self) -> list[Cursor]:
         return [c for c in self.cursors if not c.done]
 
-    def _sweep(self) -> bool:
+    def _drain(self) -> None:
+        """Look at every cursor woken, in key order, until none can take a step."""
+        while self.ready:
+            _, _, c = heapq.heappop(self.ready)
+            self.queued.discard(id(c))
+            self._examine(c)
+
+    def _examine(self, c: Cursor) -> bool:
+        """Take the cursor's steps while it may; then leave it where what it waits for will wake it."""
+        self.work["examined"] += 1
         progressed = False
-        active = self._active()
-        self.low = min((c.tick for c in active), default=self.world.run.tick)  # only grows: a stale one is safe
-        for c in sorted(active, key=lambda c: c.key):
-            while not c.done and self._step(c):
-                progressed = True
+        while not c.done:
+            self.why = None
+            if not self._step(c):
+                self._park(c, self.why)
+                break
+            progressed = True
+            self._stepped(c)
         return progressed
 
+    def _sweep(self) -> bool:
+        """Every cursor, in key order: only when nothing is out and nobody was woken, which the
+        events should never leave (counted in `work`, and tested to stay 0)."""
+        self.work["sweeps"] += 1
+        progressed = False
+        for c in sorted(self._active(), key=lambda c: c.key):
+            progressed |= self._examine(c)
+        self._drain()
+        return progressed
+
+    def _wake(self, c: Cursor) -> None:
+        if not c.done and id(c) not in self.queued:
+            self.queued.add(id(c))
+            heapq.heappush(self.ready, (c.key, self.order[id(c)], c))
+
+    def _wake_waiters(self, c: Cursor) -> None:
+        for w in self.waiters.pop(id(c), ()):
+            self._wake(w)
+
+    def _park(self, c: Cursor, why) -> None:
+        """Where the cursor waits (`why`, set by the step that could not go): on the cursor in its
+        way, for its own calls (`_arrive`), for a commit, for the slowest agent, or for the stretch
+        to end (the next barrier)."""
+        if why is None or why == "halted":
+            return
+        kind = why[0]
+        if kind == "cursor":
+            self.waiters.setdefault(id(why[1]), set()).add(c)
+        elif kind == "commit":
+            self.for_commit.add(c)
+        elif kind == "lead":
+            self.on_lead.setdefault(why[1], set()).add(c)
+        # "call": its call's return wakes it; "stop": nothing does before the stretch ends
+
+    def _stepped(self, c: Cursor) -> None:
+        """The cursor took a step: those it stood in the way of look again, and it may have moved
+        the slowest agent on."""
+        self.work["steps"] += 1
+        self._recount(c)
+        self._wake_waiters(c)
+
+    def _recount(self, c: Cursor) -> None:
+        """Count the cursor in the tick it is in (not at all once done); when the slowest agent moves
+        on, those waiting for it to start a tick look again."""
+        now = None if c.done else c.tick
+        if id(c) in self.counted and self.counted[id(c)] == now:
+            return
+        before = self.counted.get(id(c))
+        if before is not None:
+            self.at_tick[before] -= 1
+            if not self.at_tick[before]:
+                del self.at_tick[before]
+        if now is not None:
+            self.at_tick[now] += 1
+        self.counted[id(c)] = now
+        low = min(self.at_tick, default=self.low)
+        if low > self.low:  # only grows
+            self.low = low
+            for t in [t for t in self.on_lead if t <= low + self.run_ahead]:
+                for w in self.on_lead.pop(t):
+                    self._wake(w)
+
+    def _call(self, c: Cursor, future):
+        """A call the cursor started: its return wakes the cursor (`arrived`, from the call's thread)."""
+        self.out += 1
+        future.add_done_callback(lambda _: self.arrived.put(c))
+        return future
+
+    def _arrive(self, c: Cursor) -> None:
+        """A call of the cursor's has come back: it may go on, and what its resolution touches may now
+        be known, which may let those it stood in the way of go."""
+        self.out -= 1
+        self.work["arrivals"] += 1
+        self._wake(c)
+        self._wake_waiters(c)
+
     def _step(self, c: Cursor) -> bool:
-        """Take the agent's next step if nothing before it stands in its way; False if it must wait."""
+        """Take the agent's next step if nothing before it stands in its way; False if it must wait
+        (and `why`: what for)."""
         if self.halted:
+            self.why = "halted"
             return False
         return {START: self._start, CHECK: self._check, PROMPT: self._prompt, RESOLVE: self._resolve,
                 ATTRITION: self._attrition, REFLECT: self._reflect, END: self._end}[c.step](c)
@@ -192,12 +308,18 @@ class Stretch:
     # --- the steps -----------------------------------------------------------------------------
     def _start(self, c: Cursor) -> bool:
         t, run = c.tick, self.world.run
-        if t >= self.stop or t > self.low + self.run_ahead:
+        if t >= self.stop:
+            self.why = ("stop",)
+            return False
+        if t > self.low + self.run_ahead:
+            self.why = ("lead", t)
             return False
         if self._barrier(t):
             self.stop = t
+            self.why = ("stop",)
             return False
         if c.agent.id in self.job_agents.get(t - 1, ()) and run.tick < t:
+            self.why = ("commit",)
             return False  # its memory job is fixed, and done inline, when tick t - 1 commits
         c.place = self._place(c.agent, t)
         wakes = c.agent.asleep and c.agent.busy_until_tick <= t  # steps.wake
@@ -226,26 +348,38 @@ class Stretch:
         return True
 
     def _hard_ready(self, c: Cursor, key: tuple) -> bool:
-        return self.world.run.tick >= c.tick and all(o.key >= key for o in self._active() if o is not c)
+        """A hard compaction reads the committed rows: its tick's before it committed, and no step
+        before it left (seldom: soft compactions come first)."""
+        if self.world.run.tick < c.tick:
+            self.why = ("commit",)
+            return False
+        for o in self.cursors:
+            if o is not c and not o.done and o.key < key:
+                self.why = ("cursor", o)
+                return False
+        return True
 
     def _prompt(self, c: Cursor) -> bool:
         if c.deciding:
             a = c.agent
             if not self._clear(c, (c.tick, PROMPT, c.place), {a.location_id}):
                 return False
-            if not self._recall_ready(c) or not self._shown_ready(c.tick):
+            situation = self.world.situation(a)  # built once: the recall check's and the prompt's
+            if not self._recall_ready(c, situation) or not self._shown_ready(c.tick):
+                self.why = ("commit",)
                 return False
             takes_schema, dialect = self.gateway.action_shape(a.persona.key)
-            situation, request = steps.action_request(self.world, a, c.tick, schema=takes_schema, dialect=dialect)
-            c.asked = Asked(situation, request, self.gateway.start(request))
+            situation, request = steps.action_request(self.world, a, c.tick, schema=takes_schema, dialect=dialect,
+                                                      situation=situation)
+            c.asked = Asked(situation, request, self._call(c, self.gateway.start(request)))
         c.step = RESOLVE
         return True
 
-    def _recall_ready(self, c: Cursor) -> bool:
+    def _recall_ready(self, c: Cursor, situation) -> bool:
         """A prompt that searches the agent's older rows needs them committed, as in lock-step: the
         rows before its hot window, and the oldest row of the window itself (where the search starts)."""
         world, a = self.world, c.agent
-        if recall_cached(world, a, tuple(recall_terms(world.situation(a)))):
+        if recall_cached(world, a, tuple(recall_terms(situation))):
             return True
         hot = hot_window(world, a)
         oldest = hot[0] if hot else None
@@ -266,6 +400,7 @@ class Stretch:
     def _resolve(self, c: Cursor) -> bool:
         a, world = c.agent, self.world
         if c.asked is not None and not c.asked.call.done():
+            self.why = ("call",)
             return False
         touched = self._touches(c)
         if not self._clear(c, (c.tick, RESOLVE, c.place), touched):
@@ -282,9 +417,12 @@ class Stretch:
         elif a.alive:
             steps.travel_or_collapse(world, w, a)
         c.turn = None
-        for o in near:
+        for o in near:  # what they are, and so what they may reach, may have changed
             if not o.alive:
                 self._died(o, c.tick)
+            if (oc := self.by_agent.get(o.id)) is not None and oc is not c:
+                self._recount(oc)
+                self._wake_waiters(oc)
         c.step = ATTRITION
         return True
 
@@ -359,6 +497,7 @@ class Stretch:
     def _reflect_on(self, c: Cursor) -> bool:
         rounds, out = c.reflecting.steps, c.reflecting.out
         if out is not None and not all(f.done() for f in out):
+            self.why = ("call",)
             return False
         w = self._writer(c, REFLECT)
         w.key = c.reflecting.key
@@ -367,7 +506,7 @@ class Stretch:
         except StopIteration:
             c.reflecting, c.step = None, END
             return True
-        c.reflecting = Reflecting(rounds, [self.gateway.start(r) for r in requests], w.key)
+        c.reflecting = Reflecting(rounds, [self._call(c, self.gateway.start(r)) for r in requests], w.key)
         return True
 
     def _end(self, c: Cursor) -> bool:
@@ -383,7 +522,7 @@ class Stretch:
         world, run = self.world, self.world.run
         t = run.tick
         w = self.writers.get(t)
-        if w is None or any(c.tick <= t for c in self._active()):
+        if w is None or (self.at_tick and self.low <= t):  # someone is still in tick t
             return False
         if (sleepers := self.sleepers.pop(t, None)) and not off(run, "dreams"):
             w.key = (END + 1,)
@@ -395,6 +534,9 @@ class Stretch:
         leads = {c.agent.persona.key: max(0, c.working - slowest) for c in active if c.agent.alive}
         w.commit(t + 1, self.memory, run_fields={"leads": _leads(run.leads, leads)})
         self.job_agents.pop(t, None)
+        waiting, self.for_commit = self.for_commit, set()
+        for c in waiting:
+            self._wake(c)
         plan = plan_tick(t, run.reflection_schedule)
         if plan.digest:
             steps.digest(world, w)
@@ -425,7 +567,9 @@ class Stretch:
                 o = self.by_agent.get(aid)
                 if o is None or o is c or o.done or o.key >= key:
                     continue
+                self.work["reach"] += 1
                 if self._reach(o, key, wakes) & rooms:
+                    self.why = ("cursor", o)
                     return False
         return True
 
