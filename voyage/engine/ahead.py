@@ -93,27 +93,30 @@ class Cursor:
     asked: Asked | None = None  # while its action call is out or unresolved
     reflecting: Reflecting | None = None  # while it reflects
     turn: tuple | None = None  # what its resolution touches, once its answer is in (Stretch._turn)
+    action: object = None  # its answer parsed, once in (Stretch._turn; steps.settle need not parse it again)
     died_at: int | None = None
     attrition_tick: int = -1  # the last tick whose attrition it has counted
+    key: tuple = field(init=False)  # (tick, step, place): its next step's place in lock-step's order (`at`)
+    done: bool = field(init=False, default=False)  # dead, and past the tick it died in (Stretch._recount)
+    clear_to: tuple = field(init=False, default=())  # its own room is clear of those behind up to this key
+    clear_room: int | None = field(init=False, default=None)  # (Stretch._clear: it stays clear)
 
-    @property
-    def key(self) -> tuple:
-        return self.tick, self.step, self.place
+    def __post_init__(self):
+        self.key = (self.tick, self.step, self.place)
 
-    def calls_out(self) -> list:
-        out = [self.asked.call] if self.asked else []
-        if self.reflecting and self.reflecting.out:
-            out += self.reflecting.out
-        return [f for f in out if not f.done()]
+    def at(self, step: int, *, tick: int | None = None, place: tuple | None = None) -> None:
+        """Move it to its next step (of `tick`, at `place` in it)."""
+        if tick is not None:
+            self.tick = tick
+        if place is not None:
+            self.place = place
+        self.step = step
+        self.key = (self.tick, step, self.place)
 
     @property
     def working(self) -> int:
         """The tick it is in: one it has started, else the one before (which it has finished)."""
         return self.tick if self.step > START else self.tick - 1
-
-    @property
-    def done(self) -> bool:
-        return self.died_at is not None and self.tick > self.died_at
 
 
 @dataclass
@@ -256,6 +259,7 @@ class Stretch:
     def _recount(self, c: Cursor) -> None:
         """Count the cursor in the tick it is in (not at all once done); when the slowest agent moves
         on, those waiting for it to start a tick look again."""
+        c.done = c.died_at is not None and c.tick > c.died_at
         now = None if c.done else c.tick
         if id(c) in self.counted and self.counted[id(c)] == now:
             return
@@ -321,15 +325,17 @@ class Stretch:
         if c.agent.id in self.job_agents.get(t - 1, ()) and run.tick < t:
             self.why = ("commit",)
             return False  # its memory job is fixed, and done inline, when tick t - 1 commits
-        c.place = self._place(c.agent, t)
-        wakes = c.agent.asleep and c.agent.busy_until_tick <= t  # steps.wake
-        if not self._clear(c, (t, START, c.place), {c.agent.location_id}, wakes):
+        c.at(START, place=self._place(c.agent, t))
+        a = c.agent
+        wakes = a.asleep and a.busy_until_tick <= t  # steps.wake
+        may_decide = a.alive and (not a.asleep or wakes) and a.destination_id is None  # steps.decides, roughly
+        if not self._clear(c, c.key, {a.location_id}, wakes, further=(t, PROMPT, c.place) if may_decide else None):
             return False
         if (before := self.writers.get(t - 1)) is not None:
             before.keep(c.agent)
         steps.wake(self.world, self._writer(c, START), c.agent)
         c.deciding = steps.decides(self.world, c.agent, t)
-        c.step = CHECK
+        c.at(CHECK)
         return True
 
     def _check(self, c: Cursor) -> bool:
@@ -337,14 +343,16 @@ class Stretch:
             key = (c.tick, CHECK, c.place)
             if not self._clear(c, key, {c.agent.location_id}):
                 return False
-            if compaction_due_now(self.world, c.agent) == HARD and not self._hard_ready(c, key):
+            due = compaction_due_now(self.world, c.agent)
+            if due == HARD and not self._hard_ready(c, key):
                 return False  # it compacts from the committed rows now, as in lock-step
-            w = self._writer(c, CHECK)
-            jobs = len(w.memory_jobs)
-            check_before_action(self.world, w, c.agent, self.gateway)
-            if len(w.memory_jobs) > jobs:
-                self.job_agents.setdefault(c.tick, set()).add(c.agent.id)
-        c.step = PROMPT
+            if due is not None:  # (check_before_action does nothing otherwise)
+                w = self._writer(c, CHECK)
+                jobs = len(w.memory_jobs)
+                check_before_action(self.world, w, c.agent, self.gateway)
+                if len(w.memory_jobs) > jobs:
+                    self.job_agents.setdefault(c.tick, set()).add(c.agent.id)
+        c.at(PROMPT)
         return True
 
     def _hard_ready(self, c: Cursor, key: tuple) -> bool:
@@ -372,7 +380,7 @@ class Stretch:
             situation, request = steps.action_request(self.world, a, c.tick, schema=takes_schema, dialect=dialect,
                                                       situation=situation)
             c.asked = Asked(situation, request, self._call(c, self.gateway.start(request)))
-        c.step = RESOLVE
+        c.at(RESOLVE)
         return True
 
     def _recall_ready(self, c: Cursor, situation) -> bool:
@@ -410,20 +418,20 @@ class Stretch:
         if c.asked is not None:
             asked = c.asked
             if a.alive:
-                steps.settle(world, w, a, asked.situation, asked.request, asked.call.result())
+                steps.settle(world, w, a, asked.situation, asked.request, asked.call.result(), c.action)
             else:
                 w.call(asked.request, asked.call.result(), LLMCall.SKIPPED, "died before the action resolved")
             c.asked = None
         elif a.alive:
             steps.travel_or_collapse(world, w, a)
-        c.turn = None
+        c.turn, c.action = None, None
         for o in near:  # what they are, and so what they may reach, may have changed
             if not o.alive:
                 self._died(o, c.tick)
             if (oc := self.by_agent.get(o.id)) is not None and oc is not c:
                 self._recount(oc)
                 self._wake_waiters(oc)
-        c.step = ATTRITION
+        c.at(ATTRITION)
         return True
 
     def _touches(self, c: Cursor) -> frozenset[int]:
@@ -449,6 +457,7 @@ class Stretch:
         else:
             answer = c.asked.call.result()
             action = ActionFail("") if answer.failed else parse_action(answer.text)
+            c.action = None if answer.failed else action
             if isinstance(action, ActionFail):
                 turn = frozenset({room}), True
             elif action.action_type == "move":
@@ -467,13 +476,13 @@ class Stretch:
 
     def _attrition(self, c: Cursor) -> bool:
         if c.agent.alive:
-            if not self._clear(c, (c.tick, ATTRITION, c.place), {c.agent.location_id}):
+            if not self._clear(c, (c.tick, ATTRITION, c.place), {c.agent.location_id}, further=(c.tick, REFLECT, ())):
                 return False
             if steps.alone_too_long(self.world, self._writer(c, ATTRITION), c.agent):
                 raise RuntimeError(f"run {self.world.run.pk}: an attrition rumour at tick {c.tick}, "
                                    "which the schedule had not taken together")
         c.attrition_tick = c.tick
-        c.step = REFLECT
+        c.at(REFLECT)
         return True
 
     def _reflect(self, c: Cursor) -> bool:
@@ -491,7 +500,7 @@ class Stretch:
                 w.key = (REFLECT, 0, a.persona.key)  # a batch's order: by persona key, within each stage
                 c.reflecting = Reflecting(steps.reflecting(self.world, w, [(a, why)]), None, w.key)
                 return self._reflect_on(c)
-        c.step = END
+        c.at(END)
         return True
 
     def _reflect_on(self, c: Cursor) -> bool:
@@ -504,7 +513,8 @@ class Stretch:
         try:
             requests = next(rounds) if out is None else rounds.send([f.result() for f in out])
         except StopIteration:
-            c.reflecting, c.step = None, END
+            c.reflecting = None
+            c.at(END)
             return True
         c.reflecting = Reflecting(rounds, [self._call(c, self.gateway.start(r)) for r in requests], w.key)
         return True
@@ -514,7 +524,7 @@ class Stretch:
         if a.alive and dreams_tonight(a, plan_tick(c.tick, self.world.run.reflection_schedule)):
             self.sleepers.setdefault(c.tick, []).append([a.id, a.slept_since_tick])
             self.job_agents.setdefault(c.tick, set()).add(a.id)
-        c.tick, c.step, c.place = c.tick + 1, START, ()
+        c.at(START, tick=c.tick + 1, place=())
         return True
 
     # --- what involves everyone ------------------------------------------------------------------
@@ -556,15 +566,33 @@ class Stretch:
         return self.barriers[t] is not None
 
     # --- the rule --------------------------------------------------------------------------------
-    def _clear(self, c: Cursor, key: tuple, rooms: set[int], wakes: bool = False) -> bool:
-        """Can no step before `key`, of any agent still behind it, touch one of `rooms`?"""
+    def _clear(self, c: Cursor, key: tuple, rooms: set[int], wakes: bool = False, further: tuple | None = None) -> bool:
+        """Can no step before `key`, of any agent still behind it, touch one of `rooms`? (If not, `why`:
+        the cursor in the way.) `further`: a later key of the agent's own, in the same room, whose steps
+        up to it would ask the same; clear up to it, they need not ask again (`clear_to`: those behind
+        only move on, so what is clear stays clear)."""
         if not rooms:
             return True
+        room = c.agent.location_id
+        if c.clear_room == room and key <= c.clear_to and not wakes and rooms == {room}:
+            return True
+        if further is not None:
+            if self._nobody_reaches(c, further, rooms, wakes):
+                c.clear_to, c.clear_room = further, room
+                return True
+        return self._nobody_reaches(c, key, rooms, wakes)
+
+    def _nobody_reaches(self, c: Cursor, key: tuple, rooms: set[int], wakes: bool) -> bool:
         radius = key[0] - self.low + 1  # no agent behind can reach further (_reach)
-        near = set().union(*(self._ball(r, radius) for r in rooms))
+        if len(rooms) == 1:
+            near = self._ball(next(iter(rooms)), radius)
+        else:
+            near = set().union(*(self._ball(r, radius) for r in rooms))
+        in_room, by_agent = self.world.in_room, self.by_agent
+        self.work["clear"] += 1
         for rid in near:  # only those who stand near enough to matter (RunWorld.in_room: where each is)
-            for aid in self.world.in_room.get(rid, ()):
-                o = self.by_agent.get(aid)
+            for aid in in_room.get(rid, ()):
+                o = by_agent.get(aid)
                 if o is None or o is c or o.done or o.key >= key:
                     continue
                 self.work["reach"] += 1

@@ -129,12 +129,13 @@ def action_request(world: RunWorld, a: AgentState, tick: int, *, schema: bool = 
                                    recalled=recalled_ids(world, a))
 
 
-def settle(world: RunWorld, w: TickWriter, a: AgentState, situation, request, answer) -> None:
+def settle(world: RunWorld, w: TickWriter, a: AgentState, situation, request, answer, action=None) -> None:
     """Parse the answer at the boundary and resolve it; every outcome is recorded with the call (an
-    action that went ahead notes what of its answer it set aside: "volume ignored: sleep")."""
+    action that went ahead notes what of its answer it set aside: "volume ignored: sleep"). `action`:
+    the answer already parsed (parse_action), if the caller has."""
     if answer.failed:
         action = ActionFail(f"the model did not answer ({answer.error})")
-    else:
+    elif action is None:
         action = parse_action(answer.text)
     reason = resolve_action(world, w, a, situation, action)
     if reason:

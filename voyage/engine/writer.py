@@ -3,6 +3,8 @@ the database together with the run's tick counter."""
 from __future__ import annotations
 
 from contextlib import contextmanager
+from functools import lru_cache
+from operator import attrgetter
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -208,7 +210,14 @@ def as_they_stood(kept: dict[int, tuple], world: RunWorld):
 
 
 def _values(obj, attrs) -> tuple:
-    return tuple(getattr(obj, a) for a in attrs)
+    return _getter(tuple(attrs))(obj)
+
+
+@lru_cache(maxsize=None)
+def _getter(attrs: tuple):
+    """Every attribute at once (operator.attrgetter; of one attribute it returns it bare)."""
+    get = attrgetter(*attrs)
+    return get if len(attrs) > 1 else lambda obj: (get(obj),)
 
 
 def _restore(obj, attrs, values) -> None:
