@@ -106,6 +106,7 @@ class TickWriter:
             entry = TrustEntry(run_id=self.world.run.pk, agent_id=agent.id, other_id=other.id, label=label,
                                first_met_tick=self.tick, updated_tick=self.tick, interaction_count=0)
             self.world.trust[key] = entry
+            self.world.trust_of.setdefault(agent.id, []).append(entry)
             self.trust_new.append(entry)
             self._new_entries.add(id(entry))
             self.trust_of.setdefault(agent.id, []).append(entry)
