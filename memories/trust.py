@@ -29,8 +29,11 @@ def dealt_with(world, agent, entries_of: dict | None = None) -> list:
 
 
 def entries_by_agent(world) -> dict[int, list]:
-    """The ledger's entries grouped by whose they are, in the ledger's order: one pass over it, so
-    assessing everyone costs O(entries), not O(agents x entries)."""
+    """The ledger's entries grouped by whose they are, in the ledger's order: the world keeps them so
+    (RunWorld.trust_of), else one pass over it, so assessing everyone costs O(entries), not O(agents
+    x entries), and one agent reflecting alone (out of order) not O(entries)."""
+    if (kept := getattr(world, "trust_of", None)) is not None:
+        return kept
     grouped: dict[int, list] = {}
     for (aid, _), e in world.trust.items():
         grouped.setdefault(aid, []).append(e)

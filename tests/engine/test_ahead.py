@@ -4,18 +4,26 @@ and the calls are lock-step's, and agents do run ahead.
 The offline policy and replay answer at once, and a run on them keeps to lock-step (nothing to
 overlap); here their answers come back after short seeded latencies (voyage/bench/latent.py), so
 that calls are out while others resolve, and answers arrive in an order of their own."""
+from collections import deque
+from concurrent.futures import Future
+
 import pytest
 
 from tests.oracle import assert_same_calls, assert_same_memory, assert_same_transcript
 from voyage.bench.fake_openai_server import FakeOpenAI
 from voyage.bench.latent import Latent
 from voyage.calls.factory import gateway_for
+from voyage.engine import runner
+from voyage.engine.ahead import Stretch
 from voyage.engine.runner import advance, create_run
+from voyage.gateway.base import Gateway
 from voyage.gateway.openai_client import GatewayConfig, OpenAIGateway
 from voyage.instruments.interventions import intervene
 from voyage.management.model_options import replay_fields
 from voyage.models import Event, ModelProfile, Run
 from world.models import Scenario
+from world.scenarios.files import data_yaml, import_yaml, scenario_data
+from world.scenarios.grow import grow
 
 pytestmark = pytest.mark.django_db
 
@@ -124,3 +132,92 @@ def test_a_run_on_a_gateway_that_answers_at_once_keeps_to_lock_step():
     run.refresh_from_db()
     assert run.leads == {}
     assert_same_transcript(run, advance(_run("edelweiss", 0, 60), 60, memory_inline=True))
+
+
+def _grown(agents: int) -> Scenario:
+    """Edelweiss grown to `agents` people (world/scenarios/grow.py), imported as a file."""
+    return import_yaml(data_yaml(grow(scenario_data(Scenario.objects.get(slug="edelweiss")), agents)))
+
+
+def test_a_world_grown_to_256_out_of_order_is_the_lock_step_world():
+    """Many rooms, many people, most of them out of each other's reach: the schedule's bookkeeping
+    per room and per agent (who waits on whom) keeps lock-step's transcript, memory and calls."""
+    scenario = _grown(256)
+    lock = advance(create_run(scenario, seed=1912, schedule=Run.SIMULTANEOUS, target_ticks=10, run_ahead=0),
+                   10, memory_inline=True)
+    ahead = go(create_run(scenario, seed=1912, schedule=Run.SIMULTANEOUS, target_ticks=10, run_ahead=2), 10)
+    assert_same_run(ahead, lock)
+    ahead.refresh_from_db()
+    assert ahead.leads["max"] >= 1
+
+
+class Held(Gateway):
+    """The offline answers, each held back (while `holding`) until the schedule asks for the next
+    one to come back: the calls return one at a time, oldest first, in this thread."""
+    answers_at_once = False
+
+    def __init__(self, inner: Gateway):
+        self.inner, self.name = inner, f"{inner.name} (held)"
+        self.takes_schema, self.schema_dialect = inner.takes_schema, inner.schema_dialect
+        self.pending: deque = deque()
+        self.holding = False
+
+    def action_shape(self, agent_key):
+        return self.inner.action_shape(agent_key)
+
+    def start(self, request):
+        future, answer = Future(), self.inner.complete(request)
+        if self.holding:
+            self.pending.append((future, answer))
+        else:
+            future.set_result(answer)
+        return future
+
+    def complete(self, request):
+        return self.inner.complete(request)
+
+
+class OneAtATime(Stretch):
+    """The schedule with its calls returning one by one: what it did between two returns is the
+    work one event cost (`per_event`: cursor examinations and reach computations)."""
+    per_event: list
+    sweeps: int
+
+    def run(self) -> int:
+        self.gateway.holding, self.seen = True, 0
+        try:
+            return super().run()
+        finally:
+            self.gateway.holding = False
+            OneAtATime.sweeps += self.work["sweeps"]
+
+    def _await(self):
+        done = self.work["examined"] + self.work["reach"]
+        OneAtATime.per_event.append(done - self.seen)
+        self.seen = done
+        future, answer = self.gateway.pending.popleft()
+        future.set_result(answer)  # its callback hands the cursor over
+        return self.arrived.get_nowait()
+
+
+def _work_per_event(monkeypatch, agents: int, ticks: int = 8) -> list[int]:
+    OneAtATime.per_event, OneAtATime.sweeps = [], 0
+    monkeypatch.setattr(runner, "Stretch", OneAtATime)
+    run = create_run(_grown(agents), seed=1912, schedule=Run.SIMULTANEOUS, target_ticks=ticks, run_ahead=2)
+    advance(run, ticks, gateway=Held(gateway_for(run)), memory_inline=True)
+    assert OneAtATime.sweeps == 0, "every cursor that waited was woken by what it waited for"
+    run.refresh_from_db()
+    assert run.tick == ticks and run.leads["max"] >= 1
+    return OneAtATime.per_event
+
+
+def test_the_work_of_one_event_does_not_grow_with_the_world(monkeypatch):
+    """A call coming back lets its agent go on, and those it stood in the way of: the schedule looks
+    at them, not at everyone. From 64 people to 512 (8 times), the cursors examined and the reach
+    computed per call that comes back stay about the same; a sweep over everyone per event would
+    grow 8 times."""
+    small, large = _work_per_event(monkeypatch, 64), _work_per_event(monkeypatch, 512)
+    assert len(large) > 6 * len(small)  # the calls: about one per agent and tick
+    mean_small, mean_large = sum(small) / len(small), sum(large) / len(large)
+    assert mean_large < 2 * mean_small, (mean_small, mean_large)
+    assert sorted(large)[len(large) // 2] <= 2 * sorted(small)[len(small) // 2] + 2

@@ -37,8 +37,10 @@ same transcript; work done ahead of it is done again.
 """
 from __future__ import annotations
 
-from concurrent.futures import FIRST_COMPLETED, wait
+import heapq
+from collections import Counter
 from dataclasses import dataclass, field
+from queue import Empty, SimpleQueue
 from typing import Callable
 
 from memories.ablation import off
@@ -91,27 +93,30 @@ class Cursor:
     asked: Asked | None = None  # while its action call is out or unresolved
     reflecting: Reflecting | None = None  # while it reflects
     turn: tuple | None = None  # what its resolution touches, once its answer is in (Stretch._turn)
+    action: object = None  # its answer parsed, once in (Stretch._turn; steps.settle need not parse it again)
     died_at: int | None = None
     attrition_tick: int = -1  # the last tick whose attrition it has counted
+    key: tuple = field(init=False)  # (tick, step, place): its next step's place in lock-step's order (`at`)
+    done: bool = field(init=False, default=False)  # dead, and past the tick it died in (Stretch._recount)
+    clear_to: tuple = field(init=False, default=())  # its own room is clear of those behind up to this key
+    clear_room: int | None = field(init=False, default=None)  # (Stretch._clear: it stays clear)
 
-    @property
-    def key(self) -> tuple:
-        return self.tick, self.step, self.place
+    def __post_init__(self):
+        self.key = (self.tick, self.step, self.place)
 
-    def calls_out(self) -> list:
-        out = [self.asked.call] if self.asked else []
-        if self.reflecting and self.reflecting.out:
-            out += self.reflecting.out
-        return [f for f in out if not f.done()]
+    def at(self, step: int, *, tick: int | None = None, place: tuple | None = None) -> None:
+        """Move it to its next step (of `tick`, at `place` in it)."""
+        if tick is not None:
+            self.tick = tick
+        if place is not None:
+            self.place = place
+        self.step = step
+        self.key = (self.tick, step, self.place)
 
     @property
     def working(self) -> int:
         """The tick it is in: one it has started, else the one before (which it has finished)."""
         return self.tick if self.step > START else self.tick - 1
-
-    @property
-    def done(self) -> bool:
-        return self.died_at is not None and self.tick > self.died_at
 
 
 @dataclass
@@ -130,53 +135,168 @@ class Stretch:
     job_agents: dict[int, set[int]] = field(default_factory=dict)
     balls: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
     places: dict[tuple[int, int], tuple] = field(default_factory=dict)
+    work: Counter = field(default_factory=Counter)  # what the schedule did: examinations, steps, reaches
 
     def run(self) -> int:
         """Run until everyone stands at the next barrier (or `until`) and every tick before it has
-        committed; returns the run's tick then."""
+        committed; returns the run's tick then.
+
+        Event by event: a cursor is looked at again only when something it waits for has happened —
+        the cursor that stood in its way took a step, or its call came back, or a tick committed, or
+        the slowest agent moved on (`_park`, `_wake`) — so an event costs in proportion to the agents
+        it can touch, not the world. `work` counts what it did (examinations, reach computations)."""
         world, run = self.world, self.world.run
         self.cursors = [Cursor(a, run.tick, attrition_tick=run.tick - 1)
                         for a in sorted(world.living(), key=lambda a: a.persona.key)]
         self.by_agent = {c.agent.id: c for c in self.cursors}
-        self.low = run.tick
+        self.order = {id(c): n for n, c in enumerate(self.cursors)}  # breaks ties of key in the heap
+        self.low = run.tick  # the tick the slowest agent is in (_recount)
         self.stop = self.until
         self.halted = False
-        looked_again = False
+        self.ready: list = []  # the heap of cursors to look at, by key
+        self.queued: set[int] = set()  # id() of those in it
+        self.waiters: dict[int, set[Cursor]] = {}  # id(cursor) -> the cursors it stands in the way of
+        self.for_commit: set[Cursor] = set()  # waiting for the next commit
+        self.on_lead: dict[int, set[Cursor]] = {}  # tick -> waiting for the slowest, to start it
+        self.at_tick: Counter = Counter()  # the cursors not done, by the tick they are in
+        self.counted: dict[int, int | None] = {}  # id(cursor) -> the tick it is counted in (None: done)
+        for c in self.cursors:
+            self._recount(c)
+        self.arrived: SimpleQueue = SimpleQueue()  # cursors whose call came back (from the calls' threads)
+        self.out = 0  # calls started whose return has not been taken from `arrived`
+        for c in self.cursors:
+            self._wake(c)
         while True:
-            progressed = self._sweep()
+            self._drain()
             if self.halted:
                 return run.tick
             if self._commit_ready():
                 continue
-            if not progressed:
-                if run.tick >= self.stop:
-                    return run.tick
-                out = [f for c in self.cursors for f in c.calls_out()]
-                if not out and not looked_again:
-                    looked_again = True  # a call the sweep found out may have come back since: sweep again
+            if run.tick >= self.stop:
+                return run.tick
+            if self.out == 0:  # nothing will come back: only a cursor no event would wake could go
+                if self._sweep():
                     continue
-                if not out:
-                    raise RuntimeError(f"run {run.pk}: the out-of-order schedule is stuck at tick {run.tick}: "
-                                       + "; ".join(f"{c.agent.persona.key} {c.key[:2]}" for c in self._active()))
-                wait(out, return_when=FIRST_COMPLETED)
-            looked_again = False
+                raise RuntimeError(f"run {run.pk}: the out-of-order schedule is stuck at tick {run.tick}: "
+                                   + "; ".join(f"{c.agent.persona.key} {c.key[:2]}" for c in self._active()))
+            self._arrive(self._await())
+            while True:
+                try:
+                    c = self.arrived.get_nowait()
+                except Empty:
+                    break
+                self._arrive(c)
 
     # --- the loop ------------------------------------------------------------------------------
+    def _await(self) -> Cursor:
+        """The next cursor whose call has come back (blocks until one has)."""
+        return self.arrived.get()
+
     def _active(self) -> list[Cursor]:
         return [c for c in self.cursors if not c.done]
 
-    def _sweep(self) -> bool:
+    def _drain(self) -> None:
+        """Look at every cursor woken, in key order, until none can take a step."""
+        while self.ready:
+            _, _, c = heapq.heappop(self.ready)
+            self.queued.discard(id(c))
+            self._examine(c)
+
+    def _examine(self, c: Cursor) -> bool:
+        """Take the cursor's steps while it may; then leave it where what it waits for will wake it."""
+        self.work["examined"] += 1
         progressed = False
-        active = self._active()
-        self.low = min((c.tick for c in active), default=self.world.run.tick)  # only grows: a stale one is safe
-        for c in sorted(active, key=lambda c: c.key):
-            while not c.done and self._step(c):
-                progressed = True
+        while not c.done:
+            self.why = None
+            if not self._step(c):
+                self._park(c, self.why)
+                break
+            progressed = True
+            self._stepped(c)
         return progressed
 
+    def _sweep(self) -> bool:
+        """Every cursor, in key order: only when nothing is out and nobody was woken, which the
+        events should never leave (counted in `work`, and tested to stay 0)."""
+        self.work["sweeps"] += 1
+        progressed = False
+        for c in sorted(self._active(), key=lambda c: c.key):
+            progressed |= self._examine(c)
+        self._drain()
+        return progressed
+
+    def _wake(self, c: Cursor) -> None:
+        if not c.done and id(c) not in self.queued:
+            self.queued.add(id(c))
+            heapq.heappush(self.ready, (c.key, self.order[id(c)], c))
+
+    def _wake_waiters(self, c: Cursor) -> None:
+        for w in self.waiters.pop(id(c), ()):
+            self._wake(w)
+
+    def _park(self, c: Cursor, why) -> None:
+        """Where the cursor waits (`why`, set by the step that could not go): on the cursor in its
+        way, for its own calls (`_arrive`), for a commit, for the slowest agent, or for the stretch
+        to end (the next barrier)."""
+        if why is None or why == "halted":
+            return
+        kind = why[0]
+        if kind == "cursor":
+            self.waiters.setdefault(id(why[1]), set()).add(c)
+        elif kind == "commit":
+            self.for_commit.add(c)
+        elif kind == "lead":
+            self.on_lead.setdefault(why[1], set()).add(c)
+        # "call": its call's return wakes it; "stop": nothing does before the stretch ends
+
+    def _stepped(self, c: Cursor) -> None:
+        """The cursor took a step: those it stood in the way of look again, and it may have moved
+        the slowest agent on."""
+        self.work["steps"] += 1
+        self._recount(c)
+        self._wake_waiters(c)
+
+    def _recount(self, c: Cursor) -> None:
+        """Count the cursor in the tick it is in (not at all once done); when the slowest agent moves
+        on, those waiting for it to start a tick look again."""
+        c.done = c.died_at is not None and c.tick > c.died_at
+        now = None if c.done else c.tick
+        if id(c) in self.counted and self.counted[id(c)] == now:
+            return
+        before = self.counted.get(id(c))
+        if before is not None:
+            self.at_tick[before] -= 1
+            if not self.at_tick[before]:
+                del self.at_tick[before]
+        if now is not None:
+            self.at_tick[now] += 1
+        self.counted[id(c)] = now
+        low = min(self.at_tick, default=self.low)
+        if low > self.low:  # only grows
+            self.low = low
+            for t in [t for t in self.on_lead if t <= low + self.run_ahead]:
+                for w in self.on_lead.pop(t):
+                    self._wake(w)
+
+    def _call(self, c: Cursor, future):
+        """A call the cursor started: its return wakes the cursor (`arrived`, from the call's thread)."""
+        self.out += 1
+        future.add_done_callback(lambda _: self.arrived.put(c))
+        return future
+
+    def _arrive(self, c: Cursor) -> None:
+        """A call of the cursor's has come back: it may go on, and what its resolution touches may now
+        be known, which may let those it stood in the way of go."""
+        self.out -= 1
+        self.work["arrivals"] += 1
+        self._wake(c)
+        self._wake_waiters(c)
+
     def _step(self, c: Cursor) -> bool:
-        """Take the agent's next step if nothing before it stands in its way; False if it must wait."""
+        """Take the agent's next step if nothing before it stands in its way; False if it must wait
+        (and `why`: what for)."""
         if self.halted:
+            self.why = "halted"
             return False
         return {START: self._start, CHECK: self._check, PROMPT: self._prompt, RESOLVE: self._resolve,
                 ATTRITION: self._attrition, REFLECT: self._reflect, END: self._end}[c.step](c)
@@ -192,22 +312,30 @@ class Stretch:
     # --- the steps -----------------------------------------------------------------------------
     def _start(self, c: Cursor) -> bool:
         t, run = c.tick, self.world.run
-        if t >= self.stop or t > self.low + self.run_ahead:
+        if t >= self.stop:
+            self.why = ("stop",)
+            return False
+        if t > self.low + self.run_ahead:
+            self.why = ("lead", t)
             return False
         if self._barrier(t):
             self.stop = t
+            self.why = ("stop",)
             return False
         if c.agent.id in self.job_agents.get(t - 1, ()) and run.tick < t:
+            self.why = ("commit",)
             return False  # its memory job is fixed, and done inline, when tick t - 1 commits
-        c.place = self._place(c.agent, t)
-        wakes = c.agent.asleep and c.agent.busy_until_tick <= t  # steps.wake
-        if not self._clear(c, (t, START, c.place), {c.agent.location_id}, wakes):
+        c.at(START, place=self._place(c.agent, t))
+        a = c.agent
+        wakes = a.asleep and a.busy_until_tick <= t  # steps.wake
+        may_decide = a.alive and (not a.asleep or wakes) and a.destination_id is None  # steps.decides, roughly
+        if not self._clear(c, c.key, {a.location_id}, wakes, further=(t, PROMPT, c.place) if may_decide else None):
             return False
         if (before := self.writers.get(t - 1)) is not None:
             before.keep(c.agent)
         steps.wake(self.world, self._writer(c, START), c.agent)
         c.deciding = steps.decides(self.world, c.agent, t)
-        c.step = CHECK
+        c.at(CHECK)
         return True
 
     def _check(self, c: Cursor) -> bool:
@@ -215,37 +343,51 @@ class Stretch:
             key = (c.tick, CHECK, c.place)
             if not self._clear(c, key, {c.agent.location_id}):
                 return False
-            if compaction_due_now(self.world, c.agent) == HARD and not self._hard_ready(c, key):
+            due = compaction_due_now(self.world, c.agent)
+            if due == HARD and not self._hard_ready(c, key):
                 return False  # it compacts from the committed rows now, as in lock-step
-            w = self._writer(c, CHECK)
-            jobs = len(w.memory_jobs)
-            check_before_action(self.world, w, c.agent, self.gateway)
-            if len(w.memory_jobs) > jobs:
-                self.job_agents.setdefault(c.tick, set()).add(c.agent.id)
-        c.step = PROMPT
+            if due is not None:  # (check_before_action does nothing otherwise)
+                w = self._writer(c, CHECK)
+                jobs = len(w.memory_jobs)
+                check_before_action(self.world, w, c.agent, self.gateway)
+                if len(w.memory_jobs) > jobs:
+                    self.job_agents.setdefault(c.tick, set()).add(c.agent.id)
+        c.at(PROMPT)
         return True
 
     def _hard_ready(self, c: Cursor, key: tuple) -> bool:
-        return self.world.run.tick >= c.tick and all(o.key >= key for o in self._active() if o is not c)
+        """A hard compaction reads the committed rows: its tick's before it committed, and no step
+        before it left (seldom: soft compactions come first)."""
+        if self.world.run.tick < c.tick:
+            self.why = ("commit",)
+            return False
+        for o in self.cursors:
+            if o is not c and not o.done and o.key < key:
+                self.why = ("cursor", o)
+                return False
+        return True
 
     def _prompt(self, c: Cursor) -> bool:
         if c.deciding:
             a = c.agent
             if not self._clear(c, (c.tick, PROMPT, c.place), {a.location_id}):
                 return False
-            if not self._recall_ready(c) or not self._shown_ready(c.tick):
+            situation = self.world.situation(a)  # built once: the recall check's and the prompt's
+            if not self._recall_ready(c, situation) or not self._shown_ready(c.tick):
+                self.why = ("commit",)
                 return False
             takes_schema, dialect = self.gateway.action_shape(a.persona.key)
-            situation, request = steps.action_request(self.world, a, c.tick, schema=takes_schema, dialect=dialect)
-            c.asked = Asked(situation, request, self.gateway.start(request))
-        c.step = RESOLVE
+            situation, request = steps.action_request(self.world, a, c.tick, schema=takes_schema, dialect=dialect,
+                                                      situation=situation)
+            c.asked = Asked(situation, request, self._call(c, self.gateway.start(request)))
+        c.at(RESOLVE)
         return True
 
-    def _recall_ready(self, c: Cursor) -> bool:
+    def _recall_ready(self, c: Cursor, situation) -> bool:
         """A prompt that searches the agent's older rows needs them committed, as in lock-step: the
         rows before its hot window, and the oldest row of the window itself (where the search starts)."""
         world, a = self.world, c.agent
-        if recall_cached(world, a, tuple(recall_terms(world.situation(a)))):
+        if recall_cached(world, a, tuple(recall_terms(situation))):
             return True
         hot = hot_window(world, a)
         oldest = hot[0] if hot else None
@@ -266,6 +408,7 @@ class Stretch:
     def _resolve(self, c: Cursor) -> bool:
         a, world = c.agent, self.world
         if c.asked is not None and not c.asked.call.done():
+            self.why = ("call",)
             return False
         touched = self._touches(c)
         if not self._clear(c, (c.tick, RESOLVE, c.place), touched):
@@ -275,17 +418,20 @@ class Stretch:
         if c.asked is not None:
             asked = c.asked
             if a.alive:
-                steps.settle(world, w, a, asked.situation, asked.request, asked.call.result())
+                steps.settle(world, w, a, asked.situation, asked.request, asked.call.result(), c.action)
             else:
                 w.call(asked.request, asked.call.result(), LLMCall.SKIPPED, "died before the action resolved")
             c.asked = None
         elif a.alive:
             steps.travel_or_collapse(world, w, a)
-        c.turn = None
-        for o in near:
+        c.turn, c.action = None, None
+        for o in near:  # what they are, and so what they may reach, may have changed
             if not o.alive:
                 self._died(o, c.tick)
-        c.step = ATTRITION
+            if (oc := self.by_agent.get(o.id)) is not None and oc is not c:
+                self._recount(oc)
+                self._wake_waiters(oc)
+        c.at(ATTRITION)
         return True
 
     def _touches(self, c: Cursor) -> frozenset[int]:
@@ -311,6 +457,7 @@ class Stretch:
         else:
             answer = c.asked.call.result()
             action = ActionFail("") if answer.failed else parse_action(answer.text)
+            c.action = None if answer.failed else action
             if isinstance(action, ActionFail):
                 turn = frozenset({room}), True
             elif action.action_type == "move":
@@ -329,13 +476,13 @@ class Stretch:
 
     def _attrition(self, c: Cursor) -> bool:
         if c.agent.alive:
-            if not self._clear(c, (c.tick, ATTRITION, c.place), {c.agent.location_id}):
+            if not self._clear(c, (c.tick, ATTRITION, c.place), {c.agent.location_id}, further=(c.tick, REFLECT, ())):
                 return False
             if steps.alone_too_long(self.world, self._writer(c, ATTRITION), c.agent):
                 raise RuntimeError(f"run {self.world.run.pk}: an attrition rumour at tick {c.tick}, "
                                    "which the schedule had not taken together")
         c.attrition_tick = c.tick
-        c.step = REFLECT
+        c.at(REFLECT)
         return True
 
     def _reflect(self, c: Cursor) -> bool:
@@ -353,21 +500,23 @@ class Stretch:
                 w.key = (REFLECT, 0, a.persona.key)  # a batch's order: by persona key, within each stage
                 c.reflecting = Reflecting(steps.reflecting(self.world, w, [(a, why)]), None, w.key)
                 return self._reflect_on(c)
-        c.step = END
+        c.at(END)
         return True
 
     def _reflect_on(self, c: Cursor) -> bool:
         rounds, out = c.reflecting.steps, c.reflecting.out
         if out is not None and not all(f.done() for f in out):
+            self.why = ("call",)
             return False
         w = self._writer(c, REFLECT)
         w.key = c.reflecting.key
         try:
             requests = next(rounds) if out is None else rounds.send([f.result() for f in out])
         except StopIteration:
-            c.reflecting, c.step = None, END
+            c.reflecting = None
+            c.at(END)
             return True
-        c.reflecting = Reflecting(rounds, [self.gateway.start(r) for r in requests], w.key)
+        c.reflecting = Reflecting(rounds, [self._call(c, self.gateway.start(r)) for r in requests], w.key)
         return True
 
     def _end(self, c: Cursor) -> bool:
@@ -375,7 +524,7 @@ class Stretch:
         if a.alive and dreams_tonight(a, plan_tick(c.tick, self.world.run.reflection_schedule)):
             self.sleepers.setdefault(c.tick, []).append([a.id, a.slept_since_tick])
             self.job_agents.setdefault(c.tick, set()).add(a.id)
-        c.tick, c.step, c.place = c.tick + 1, START, ()
+        c.at(START, tick=c.tick + 1, place=())
         return True
 
     # --- what involves everyone ------------------------------------------------------------------
@@ -383,7 +532,7 @@ class Stretch:
         world, run = self.world, self.world.run
         t = run.tick
         w = self.writers.get(t)
-        if w is None or any(c.tick <= t for c in self._active()):
+        if w is None or (self.at_tick and self.low <= t):  # someone is still in tick t
             return False
         if (sleepers := self.sleepers.pop(t, None)) and not off(run, "dreams"):
             w.key = (END + 1,)
@@ -395,6 +544,9 @@ class Stretch:
         leads = {c.agent.persona.key: max(0, c.working - slowest) for c in active if c.agent.alive}
         w.commit(t + 1, self.memory, run_fields={"leads": _leads(run.leads, leads)})
         self.job_agents.pop(t, None)
+        waiting, self.for_commit = self.for_commit, set()
+        for c in waiting:
+            self._wake(c)
         plan = plan_tick(t, run.reflection_schedule)
         if plan.digest:
             steps.digest(world, w)
@@ -414,18 +566,38 @@ class Stretch:
         return self.barriers[t] is not None
 
     # --- the rule --------------------------------------------------------------------------------
-    def _clear(self, c: Cursor, key: tuple, rooms: set[int], wakes: bool = False) -> bool:
-        """Can no step before `key`, of any agent still behind it, touch one of `rooms`?"""
+    def _clear(self, c: Cursor, key: tuple, rooms: set[int], wakes: bool = False, further: tuple | None = None) -> bool:
+        """Can no step before `key`, of any agent still behind it, touch one of `rooms`? (If not, `why`:
+        the cursor in the way.) `further`: a later key of the agent's own, in the same room, whose steps
+        up to it would ask the same; clear up to it, they need not ask again (`clear_to`: those behind
+        only move on, so what is clear stays clear)."""
         if not rooms:
             return True
+        room = c.agent.location_id
+        if c.clear_room == room and key <= c.clear_to and not wakes and rooms == {room}:
+            return True
+        if further is not None:
+            if self._nobody_reaches(c, further, rooms, wakes):
+                c.clear_to, c.clear_room = further, room
+                return True
+        return self._nobody_reaches(c, key, rooms, wakes)
+
+    def _nobody_reaches(self, c: Cursor, key: tuple, rooms: set[int], wakes: bool) -> bool:
         radius = key[0] - self.low + 1  # no agent behind can reach further (_reach)
-        near = set().union(*(self._ball(r, radius) for r in rooms))
+        if len(rooms) == 1:
+            near = self._ball(next(iter(rooms)), radius)
+        else:
+            near = set().union(*(self._ball(r, radius) for r in rooms))
+        in_room, by_agent = self.world.in_room, self.by_agent
+        self.work["clear"] += 1
         for rid in near:  # only those who stand near enough to matter (RunWorld.in_room: where each is)
-            for aid in self.world.in_room.get(rid, ()):
-                o = self.by_agent.get(aid)
+            for aid in in_room.get(rid, ()):
+                o = by_agent.get(aid)
                 if o is None or o is c or o.done or o.key >= key:
                     continue
+                self.work["reach"] += 1
                 if self._reach(o, key, wakes) & rooms:
+                    self.why = ("cursor", o)
                     return False
         return True
 

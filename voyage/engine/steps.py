@@ -106,11 +106,13 @@ def travel_or_collapse(world: RunWorld, w: TickWriter, a: AgentState) -> bool:
     return False
 
 
-def action_request(world: RunWorld, a: AgentState, tick: int, *, schema: bool = True, dialect: str = BRANCHES):
+def action_request(world: RunWorld, a: AgentState, tick: int, *, schema: bool = True, dialect: str = BRANCHES,
+                   situation=None):
     """The situation and the action call for an agent now. `schema`: build the call's JSON schema
     (only endpoints that take one need it), in the schema `dialect` the endpoint enforces: both
-    from Gateway.action_shape, which asks the endpoint this agent's actions go to."""
-    situation = world.situation(a)
+    from Gateway.action_shape, which asks the endpoint this agent's actions go to. `situation`: the
+    agent's situation now, if the caller has built it already (world.situation)."""
+    situation = situation if situation is not None else world.situation(a)
     cues = cues_for(world, a, tick)
     hints = ActionHints(
         situation=situation,
@@ -127,12 +129,13 @@ def action_request(world: RunWorld, a: AgentState, tick: int, *, schema: bool = 
                                    recalled=recalled_ids(world, a))
 
 
-def settle(world: RunWorld, w: TickWriter, a: AgentState, situation, request, answer) -> None:
+def settle(world: RunWorld, w: TickWriter, a: AgentState, situation, request, answer, action=None) -> None:
     """Parse the answer at the boundary and resolve it; every outcome is recorded with the call (an
-    action that went ahead notes what of its answer it set aside: "volume ignored: sleep")."""
+    action that went ahead notes what of its answer it set aside: "volume ignored: sleep"). `action`:
+    the answer already parsed (parse_action), if the caller has."""
     if answer.failed:
         action = ActionFail(f"the model did not answer ({answer.error})")
-    else:
+    elif action is None:
         action = parse_action(answer.text)
     reason = resolve_action(world, w, a, situation, action)
     if reason:

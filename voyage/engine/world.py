@@ -91,6 +91,9 @@ class RunWorld:
         if len(minds) < len(self.agents):  # each agent reads only its own entries: the inspector's one
             ledger = ledger.filter(agent_id__in=minds)
         self.trust: dict[tuple[int, int], TrustEntry] = {(t.agent_id, t.other_id): t for t in ledger}
+        self.trust_of: dict[int, list[TrustEntry]] = {}  # the same entries by whose they are, in the ledger's order
+        for entry in self.trust.values():
+            self.trust_of.setdefault(entry.agent_id, []).append(entry)
 
     def next_seq(self) -> int:
         """Events are numbered run-wide in the order they happen (resumes continue the count)."""

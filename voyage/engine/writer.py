@@ -3,6 +3,8 @@ the database together with the run's tick counter."""
 from __future__ import annotations
 
 from contextlib import contextmanager
+from functools import lru_cache
+from operator import attrgetter
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -59,6 +61,7 @@ class TickWriter:
         self.trust_new: list[TrustEntry] = Keyed(self)
         self._new_entries: set[int] = set()  # id() of trust_new's entries
         self.trust_changed: dict[tuple[int, int], TrustEntry] = {}  # by (agent, other): an entry may have no id yet
+        self.trust_of: dict[int, list[TrustEntry]] = {}  # the entries of both, by agent (`keep`: no scan of them all)
         self.history: list[tuple[TrustEntry, TrustHistory]] = Keyed(self)
         self.dirty: set[int] = set()
         self.others: list = Keyed(self)  # other rows of the tick (diary entries), inserted with it
@@ -103,8 +106,10 @@ class TickWriter:
             entry = TrustEntry(run_id=self.world.run.pk, agent_id=agent.id, other_id=other.id, label=label,
                                first_met_tick=self.tick, updated_tick=self.tick, interaction_count=0)
             self.world.trust[key] = entry
+            self.world.trust_of.setdefault(agent.id, []).append(entry)
             self.trust_new.append(entry)
             self._new_entries.add(id(entry))
+            self.trust_of.setdefault(agent.id, []).append(entry)
             self.history.append((entry, TrustHistory(tick=self.tick, score=entry.score, label=label,
                                                      rationale="first met")))
         else:
@@ -127,13 +132,19 @@ class TickWriter:
         entry opened by an earlier tick that has not committed yet has no id: it is updated by its
         (agent, other) once that tick has inserted it."""
         if id(entry) not in self._new_entries:
-            self.trust_changed[(entry.agent_id, entry.other_id)] = entry
+            key = (entry.agent_id, entry.other_id)
+            if self.trust_changed.get(key) is not entry:
+                mine = self.trust_of.setdefault(entry.agent_id, [])
+                if (was := self.trust_changed.get(key)) is not None:
+                    mine.remove(was)
+                mine.append(entry)
+            self.trust_changed[key] = entry
 
     def keep(self, agent: AgentState) -> None:
         """The out-of-order schedule, before `agent` starts the next tick while this one has not
         committed: remember its row and its ledger entries as they stand, the end of this tick, for
         the commit to write (whatever the agent does meanwhile)."""
-        entries = [e for e in (*self.trust_new, *self.trust_changed.values()) if e.agent_id == agent.id]
+        entries = self.trust_of.get(agent.id, ())
         self.as_it_stood[agent.id] = (_values(agent, AGENT_ATTRS), [(e, _values(e, TRUST_FIELDS)) for e in entries])
 
     # --- commit ---------------------------------------------------------------------------
@@ -200,7 +211,14 @@ def as_they_stood(kept: dict[int, tuple], world: RunWorld):
 
 
 def _values(obj, attrs) -> tuple:
-    return tuple(getattr(obj, a) for a in attrs)
+    return _getter(tuple(attrs))(obj)
+
+
+@lru_cache(maxsize=None)
+def _getter(attrs: tuple):
+    """Every attribute at once (operator.attrgetter; of one attribute it returns it bare)."""
+    get = attrgetter(*attrs)
+    return get if len(attrs) > 1 else lambda obj: (get(obj),)
 
 
 def _restore(obj, attrs, values) -> None:
