@@ -5,7 +5,7 @@ from types import SimpleNamespace
 import pytest
 from django.core.management.base import CommandError
 
-from voyage.bench.ahead import SAME_ROOM_UNSAFE, AgentTick, TickTrace, _draws, clocks
+from voyage.bench.ahead import SAME_ROOM_UNSAFE, AgentTick, Near, TickTrace, _draws, _turns, clocks
 from voyage.management.commands.bench import parse_lognormal
 from world.rules.dependency import attrition_possible, barrier, turn_of, within_reach
 
@@ -124,3 +124,25 @@ def test_a_traced_run_matches_what_the_run_recorded():
     assert figures["ticks"] == 6 and set(figures["ceiling"]) == {"run_ahead_1", "run_ahead_2", "run_ahead_4", "run_ahead_8",
                                                                 "same_room_only_unsafe_run_ahead_8"}
     assert all(c["ratio"] >= 1 for c in figures["ceiling"].values())
+
+
+def test_the_clocks_look_at_everyone_who_could_be_in_reach():
+    """Near (the clocks' room index) finds every agent whose possible turn, or known turn, is in reach of
+    a turn: those it leaves out are clear in either mode, so the clocks equal the all-pairs ones."""
+    import random
+
+    rng = random.Random(7)
+    for _ in range(200):
+        agents = {}
+        for aid in range(rng.randint(1, 8)):
+            room = rng.choice(list(NEIGHBOURS))
+            walk = (rng.choice(NEIGHBOURS[room]),) if rng.random() < 0.3 else ()
+            shout = tuple(NEIGHBOURS[room]) if rng.random() < 0.2 else ()
+            agents[aid] = AgentTick(room=room, order=aid, pending=rng.random() < 0.7, walk=walk, shout_into=shout)
+        turns = _turns(TickTrace(tick=1, barrier=None, agents=agents), NEIGHBOURS)
+        near = Near(turns)
+        for possible, known in turns.values():
+            for mine in (possible, known):
+                found = near.of(mine)
+                assert {b for b, pair in turns.items() if within_reach(mine, pair[0]) or within_reach(mine, pair[1])
+                        or mine.start == pair[1].start or mine.rooms & pair[1].rooms} <= found

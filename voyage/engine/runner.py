@@ -111,6 +111,7 @@ def advance(run: Run, until_tick: int, gateway: Gateway | None = None,
                 run.refresh_from_db()
                 raise
             budget.add(writer.calls)
+            del writer  # the committed tick's rows (compressed prompts and all) are not held through the next tick
             if on_tick:
                 on_tick(run.tick)
         if run.tick in due:  # the run stops where interventions wait: they belong to this tick

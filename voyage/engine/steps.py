@@ -10,7 +10,7 @@ from memories.compaction import check_before_action
 from memories.context import action_messages, cues_for, hot_window, recalled_ids, writing_messages
 from memories.diary import rows_of_day, write_diaries
 from voyage.engine.resolve import approach, fall_asleep, hop, resolve_action
-from voyage.engine.world import RunWorld
+from voyage.engine.world import RunWorld, SinceDigest
 from voyage.engine.writer import TickWriter
 from voyage.gateway.base import ACTION, BULLETIN, REFLECTION, Gateway, ModelRequest, answered
 from voyage.gateway.hints import ActionHints, TextHints
@@ -303,21 +303,16 @@ def night_thoughts(world: RunWorld, w: TickWriter, gateway: Gateway) -> None:
 
 
 # --- 8. digest -----------------------------------------------------------------------------
-NOTABLE = ("rung", "death", "attack", "attrition")
-
-
 def digest(world: RunWorld, w: TickWriter) -> None:
     """A log line every 10 ticks: where people are now, and over the ticks since the last digest what
     was said (how much, and the latest words) and what mattered. No writes."""
-    events, world.since_digest = world.since_digest, []
+    since, world.since_digest = world.since_digest, SinceDigest()
     if not digest_log.isEnabledFor(logging.INFO):
         return
     crowd = Counter(world.room_name(a.location_id) for a in world.living())
-    said = [e.text for e in events if e.kind == "communicate"]
-    notable = [e.text for e in events if e.kind in NOTABLE]
     digest_log.info("%s | run %s | %s | said %d: %s | %s", sim_clock(w.tick), world.run.pk,
-                    ", ".join(f"{room} {n}" for room, n in crowd.most_common(5)), len(said),
-                    " / ".join(said[-3:]) or "-", "; ".join(notable) or "-")
+                    ", ".join(f"{room} {n}" for room, n in crowd.most_common(5)), since.said,
+                    " / ".join(since.latest_said) or "-", "; ".join(since.notable) or "-")
 
 
 # --- 9. daily bulletin ---------------------------------------------------------------------

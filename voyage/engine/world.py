@@ -40,6 +40,28 @@ class HotLine:
         return self.row_id if self.row_id is not None else (self.row.pk if self.row is not None else None)
 
 
+# What the digest reports besides speech (voyage.engine.steps.digest).
+NOTABLE = ("rung", "death", "attack", "attrition")
+
+
+class SinceDigest:
+    """What the digest (voyage.engine.steps.digest) reads of the events since the last one: how many
+    words were said, the latest three, and the texts of the notable events — not the events
+    themselves: at 2,048 agents ten ticks of Event objects held for one log line were tens of MB."""
+
+    def __init__(self):
+        self.said = 0
+        self.latest_said: deque[str] = deque(maxlen=3)
+        self.notable: list[str] = []
+
+    def add(self, event: Event) -> None:
+        if event.kind == "communicate":
+            self.said += 1
+            self.latest_said.append(event.text)
+        elif event.kind in NOTABLE:
+            self.notable.append(event.text)
+
+
 class RunWorld:
     def __init__(self, run: Run, minds: list[int] | None = None):
         """`minds`: the agents whose memory (hot window, working memory) to load; all by default.
@@ -86,7 +108,7 @@ class RunWorld:
         load_recalled(self, [self.agents[aid] for aid in minds])  # the rows their committed recall states name
         last = Event.objects.filter(run=run).order_by("-seq").values_list("seq", flat=True).first()
         self._seq = -1 if last is None else last
-        self.since_digest: list[Event] = []  # the events since the last digest (or since this load)
+        self.since_digest = SinceDigest()  # what the digest reads of the events since the last one (or this load)
         ledger = TrustEntry.objects.filter(run=run)
         if len(minds) < len(self.agents):  # each agent reads only its own entries: the inspector's one
             ledger = ledger.filter(agent_id__in=minds)

@@ -2,6 +2,7 @@
 the database together with the run's tick counter."""
 from __future__ import annotations
 
+import weakref
 from contextlib import contextmanager
 from functools import lru_cache
 from operator import attrgetter
@@ -25,11 +26,15 @@ class Keyed(list):
     """A tick's rows of one kind, each with the key of the step that wrote it (TickWriter.key). Under
     lock-step the key never changes and the rows stay in the order they were written; the
     out-of-order schedule (voyage/engine/ahead.py) runs steps out of their order, and `in_order`
-    puts the rows back in lock-step's order (stably: a step's own rows keep theirs)."""
+    puts the rows back in lock-step's order (stably: a step's own rows keep theirs).
+
+    The list holds its writer weakly: a writer holding its lists that held it back would be a cycle,
+    and a tick's rows (its calls' compressed prompts among them) would wait for the cyclic garbage
+    collector after the tick is done — at 2,048 agents, several ticks' worth of rows at once."""
 
     def __init__(self, writer: "TickWriter"):
         super().__init__()
-        self._writer = writer
+        self._writer = weakref.proxy(writer)
         self._keys: list[tuple] = []
 
     def append(self, item) -> None:
@@ -88,7 +93,7 @@ class TickWriter:
         event = Event(run_id=self.world.run.pk, tick=self.tick, seq=None, kind=kind,  # seq: on commit
                       actor=actor, room_id=room_id, text=text, data=data or {})
         self.events.append(event)
-        self.world.since_digest.append(event)
+        self.world.since_digest.add(event)
 
     def call(self, request: ModelRequest, answer: ModelAnswer, outcome: str, detail: str = "") -> None:
         self.calls.append(call_record(self.world.run.pk, request, answer, outcome, detail))

@@ -4,9 +4,10 @@ the clusters the verdicts came from (an agent of a seed), seeded. Pure."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import choix
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 BOOTSTRAP = 500
 REGULARISATION = 0.01  # choix's alpha: keeps strengths finite when one arm wins every comparison
@@ -30,6 +31,9 @@ class Ranked:
 
 
 def strengths(arms: list[str], verdicts: list[Verdict]) -> np.ndarray:
+    import choix  # lazy, as numpy: choix loads SciPy (~75 MB), in every process whose startup imports this module
+    import numpy as np
+
     index = {a: i for i, a in enumerate(arms)}
     data = [(index[v.winner], index[v.loser]) for v in verdicts]
     if not data:
@@ -41,6 +45,8 @@ def strengths(arms: list[str], verdicts: list[Verdict]) -> np.ndarray:
 def rank(arms: list[str], verdicts: list[Verdict], seed: int = 0, draws: int = BOOTSTRAP) -> list[Ranked]:
     """The arms, best first, with their bootstrap intervals (percentiles over `draws` resamples of the
     clusters, with replacement)."""
+    import numpy as np  # lazy: see `strengths`
+
     point = strengths(arms, verdicts)
     clusters: dict[str, list[Verdict]] = {}
     for v in verdicts:

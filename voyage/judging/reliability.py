@@ -6,10 +6,6 @@ from __future__ import annotations
 
 import math
 
-import krippendorff
-import numpy as np
-from scipy.stats import binomtest
-
 RELIABLE, DOUBTFUL, UNRELIABLE = "reliable", "doubtful", "unreliable"
 
 
@@ -21,6 +17,9 @@ def alpha(first: list[float | None], second: list[float | None]) -> float | None
     values = {v for ab in both for v in ab}
     if len(both) < 2 or len(values) < 2:
         return None
+    import krippendorff  # lazy, as numpy and SciPy here: their weight (scipy.stats ~75 MB) loads with a judging,
+    import numpy as np  # not in every process whose startup imports this module (run_voyage, the workers)
+
     data = np.array([[np.nan if a is None else a for a, _ in pairs], [np.nan if b is None else b for _, b in pairs]],
                     dtype=float)
     return round(float(krippendorff.alpha(reliability_data=data, level_of_measurement="interval")), 4)
@@ -46,6 +45,8 @@ def detection(found: int, n: int) -> dict:
     """The detection rate with its Wilson score 95 % interval (Newcombe 1998, method 3)."""
     if n == 0:
         return {"rate": None, "low": None, "high": None, "n": 0}
+    from scipy.stats import binomtest  # lazy: see `alpha`
+
     ci = binomtest(found, n).proportion_ci(confidence_level=0.95, method="wilson")
     return {"rate": round(found / n, 4), "low": round(float(ci.low), 4), "high": round(float(ci.high), 4), "n": n}
 

@@ -13,9 +13,14 @@ Freeman's degree centralisation, and the modularity of a Louvain partition (seed
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
+
+# NetworkX is imported in the functions that build or measure a graph: its ~25 MB load with a study's
+# measures or a page that draws a network, not in every process whose startup imports this module
+# (through the API's and pages' URLs: run_voyage, the workers).
 
 LOUVAIN_SEED = 1912  # the partition is a heuristic's; a fixed seed makes it the same every time
 NETWORK_KEYS = ("density", "reciprocity", "transitivity", "largest_component", "centralisation", "modularity",
@@ -24,6 +29,8 @@ NETWORK_KEYS = ("density", "reciprocity", "transitivity", "largest_component", "
 
 def speech_graph(agents: Iterable[str], heard: Counter | dict) -> nx.DiGraph:
     """`heard`: {(speaker, listener): utterances heard}."""
+    import networkx as nx
+
     g = nx.DiGraph()
     g.add_nodes_from(agents)
     for (speaker, listener), n in heard.items():
@@ -35,6 +42,8 @@ def speech_graph(agents: Iterable[str], heard: Counter | dict) -> nx.DiGraph:
 def trust_graph(agents: Iterable[str], scores: dict[tuple[str, str], float]) -> nx.DiGraph:
     """`scores`: {(holder, judged): score} as the ledger stood; every judgement is an edge, `sign` ±1
     (0 for indifference)."""
+    import networkx as nx
+
     g = nx.DiGraph()
     g.add_nodes_from(agents)
     for (holder, judged), score in scores.items():
@@ -45,6 +54,8 @@ def trust_graph(agents: Iterable[str], scores: dict[tuple[str, str], float]) -> 
 
 def positive_ties(g: nx.DiGraph) -> nx.DiGraph:
     """The same people, only the edges of trust (score above 0), weighted by the score."""
+    import networkx as nx
+
     out = nx.DiGraph()
     out.add_nodes_from(g)
     out.add_edges_from((a, b, {"weight": d["score"]}) for a, b, d in g.edges(data=True) if d["score"] > 0)
@@ -53,6 +64,8 @@ def positive_ties(g: nx.DiGraph) -> nx.DiGraph:
 
 def undirected(g: nx.DiGraph) -> nx.Graph:
     """Both directions of a pair folded into one tie whose weight is their sum."""
+    import networkx as nx
+
     u = nx.Graph()
     u.add_nodes_from(g)
     for a, b, d in g.edges(data=True):
@@ -78,6 +91,8 @@ def degree_centralisation(u: nx.Graph) -> float | None:
 def communities(u: nx.Graph, seed: int = LOUVAIN_SEED) -> list[set]:
     """Louvain communities of the undirected weighted graph (isolates each alone), largest first, ties
     broken by their smallest member so the order repeats."""
+    import networkx as nx
+
     if u.number_of_edges() == 0:
         return [{n} for n in sorted(u)]
     found = nx.community.louvain_communities(u, weight="weight", seed=seed)
@@ -87,6 +102,8 @@ def communities(u: nx.Graph, seed: int = LOUVAIN_SEED) -> list[set]:
 def network_measures(g: nx.DiGraph, seed: int = LOUVAIN_SEED) -> dict:
     """The NETWORK_KEYS of a directed graph; None where a measure has nothing to read (no edges, fewer
     than three people)."""
+    import networkx as nx
+
     n, edges = g.number_of_nodes(), g.number_of_edges()
     u = undirected(g)
     out = dict.fromkeys(NETWORK_KEYS)

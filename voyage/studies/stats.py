@@ -17,7 +17,6 @@ import zlib
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from scipy import stats
 
 CONFIDENCE = 0.95
 RESAMPLES = 9999
@@ -97,6 +96,8 @@ def bootstrap_ci(x, y, seed: int) -> tuple[float | None, float | None]:
     """The 95 % percentile bootstrap interval of mean(x) − mean(y), each arm resampled on its own.
     (Percentile rather than BCa: BCa's jackknife breaks down on the two or three runs a small study
     has per arm.)"""
+    from scipy import stats  # lazy: SciPy (~75 MB) loads for a comparison, not in every process importing this
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a degenerate sample (all runs equal) gives a zero-width interval
         res = stats.bootstrap((np.asarray(x, float), np.asarray(y, float)), _mean_diff, vectorized=True,
@@ -109,6 +110,8 @@ def bootstrap_ci(x, y, seed: int) -> tuple[float | None, float | None]:
 def permutation_p(x, y, seed: int) -> float:
     """Two-sided p-value of the difference in means under the null that the arm labels are
     exchangeable (SciPy: 2 × the smaller one-sided tail, at most 1)."""
+    from scipy import stats  # lazy: see bootstrap_ci
+
     res = stats.permutation_test((np.asarray(x, float), np.asarray(y, float)), _mean_diff, vectorized=True,
                                  permutation_type="independent", alternative="two-sided",
                                  n_resamples=RESAMPLES, rng=np.random.default_rng(seed))
@@ -160,6 +163,8 @@ def summarise(values, seed: int) -> ArmSummary:
         return ArmSummary(0, None, None, None)
     if len(x) < MIN_RUNS:
         return ArmSummary(len(x), x[0], None, None)
+    from scipy import stats  # lazy: see bootstrap_ci
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = stats.bootstrap((np.asarray(x),), np.mean, vectorized=True, n_resamples=RESAMPLES,

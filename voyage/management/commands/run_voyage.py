@@ -13,8 +13,8 @@ from voyage.calls.factory import gateway_for
 from voyage.calls.replay import ReplayMissing
 from voyage.calls.usage import usage_by_profile
 from voyage.engine.runner import Stopwatch, advance, create_run, run_summary
+from voyage.gateway.base import GatewayConfigError  # not via openai_client: the OpenAI SDK loads only for an endpoint
 from voyage.gateway.in_flight import InFlightMeter
-from voyage.gateway.openai_client import GatewayConfigError
 from voyage.health.load import health_line, health_of
 from voyage.management.fork_options import add_fork_options, fork_from_options
 from voyage.management.model_options import (add_model_options, budget_from_options, profile_from_options,
