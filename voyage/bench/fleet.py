@@ -171,10 +171,27 @@ class Worker:
         except ProcessLookupError:
             pass
         self.proc.wait(timeout=30)
+        # The leader is reaped, but its children may still be exiting: wait until none runs, so a
+        # caller that then asks whether a worker's claim is stale (claimant_gone) sees it gone.
+        wait_for(lambda: not _running_in_group(self.proc.pid), 30, interval=0.01,
+                 what=f"the processes of group {self.proc.pid} to exit")
         self._log.close()
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
+
+
+def _running_in_group(pgid: int) -> list[int]:
+    """The pids of process group `pgid` that still run (a zombie or a dying task does not)."""
+    running = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            state, _ppid, pgrp = stat.read_text().rsplit(")", 1)[1].split()[:3]
+        except (OSError, ValueError):
+            continue  # gone meanwhile
+        if int(pgrp) == pgid and state not in "ZX":
+            running.append(int(stat.parent.name))
+    return running
 
 
 def wait_for(predicate, timeout: float, interval: float = 0.05, what: str = "condition"):
