@@ -9,9 +9,9 @@ from django.core.management.base import CommandError
 
 from voyage.bench.ahead import SAME_ROOM_UNSAFE, AgentTick, Near, TickTrace, _draws, _turns, clocks
 from voyage.management.commands.bench import parse_lognormal
-from world.rules.actions import ActionFail, parse_action
+from world.rules.actions import Action, ActionFail
 from world.rules.dependency import Balls, Behind, answered, attrition_possible, barrier, reach, turn_of, within_reach
-from world.rules.tick_order import ATTRITION, EACH, NEXT, PROMPT, REFLECT, RESOLVE, WAKE
+from world.rules.tick_order import ATTRITION, CHECK, EACH, NEXT, PROMPT, REFLECT, RESOLVE, WAKE
 
 FIRST = EACH[0].number
 
@@ -163,6 +163,11 @@ def behind(room, tick, step, place=EARLY, **state):
     return Behind(tick=tick, step=step, place=place, room=room, **state)
 
 
+def act(kind, volume="normal"):
+    """An answer, parsed: `kind` at `volume`, aimed at the galley."""
+    return Action(kind, "galley", volume, "Hello." if kind == "communicate" else "", 3, "")
+
+
 def may_go(key, rooms, *others, wakes=False):
     """The engine's question (Stretch._nobody_reaches, which finds the others by room): does no
     agent still behind `key` reach one of `rooms` with its steps before it?"""
@@ -188,11 +193,11 @@ def test_once_its_answer_is_in_only_what_the_answer_touches_counts():
         return behind(1, 10, RESOLVE, turn=lambda: answered(1, NEIGHBOURS, action))
 
     key = (10, ATTRITION, LATE)
-    assert may_go(key, {2}, at_resolution(parse_action('{"action_type": "communicate", "content": "hello", '
-                                                       '"volume": "normal"}')))
-    assert not may_go(key, {2}, at_resolution(parse_action('{"action_type": "move", "target": "galley"}')))
-    assert not may_go(key, {2}, at_resolution(parse_action('{"action_type": "communicate", "content": "help", '
-                                                           '"volume": "shout"}')))
+    assert may_go(key, {2}, at_resolution(act("communicate")))
+    assert may_go(key, {2}, at_resolution(act("interact")))
+    assert not may_go(key, {2}, at_resolution(act("move")))  # it may walk into room 2
+    assert not may_go(key, {2}, at_resolution(act("communicate", "shout")))  # it may be heard there
+    assert may_go(key, {3}, at_resolution(act("move")), at_resolution(act("communicate", "shout")))
     assert may_go(key, {2}, at_resolution(ActionFail("the model did not answer")))
     # a tick later it may walk on, from where it stands
     assert reach(at_resolution(ActionFail("")), (11, ATTRITION, LATE), BALLS) == {1, 2}
@@ -203,7 +208,7 @@ def test_the_engines_rule_over_one_tick_is_the_benchmarks_turn():
     gives the same rooms: its pending turn while the call is out, its answered turn once it is in."""
     for room in NEIGHBOURS:
         assert reach(behind(room, 10, PROMPT), (10, ATTRITION, LATE), BALLS) == pending(room).touches
-        move = parse_action('{"action_type": "move", "target": "galley"}')
+        move = act("move")
         known = behind(room, 10, RESOLVE, turn=lambda r=room: answered(r, NEIGHBOURS, move))
         assert reach(known, (10, ATTRITION, LATE), BALLS) == answered(room, NEIGHBOURS, move).touches
 
@@ -212,10 +217,10 @@ def test_steps_that_touch_only_their_own_agent_wait_only_for_a_resolution_or_a_w
     past = behind(1, 10, ATTRITION)  # it has resolved tick 10; nothing of it touches anyone before tick 11
     assert may_go((10, REFLECT, ()), {1}, past)
     assert not may_go((11, REFLECT, ()), {1}, past)  # its resolution of tick 11 comes first
-    # a sleeper resolves nothing, but a resolution in its room changes what it will read
-    sleeper = behind(3, 10, WAKE, asleep=True, busy_until=30)
+    # a sleeper past its wake resolves nothing, but a resolution in its room changes what it will read
+    sleeper = behind(3, 10, CHECK, asleep=True, busy_until=30)
     assert may_go((10, PROMPT, LATE), {3}, sleeper) and not may_go((10, RESOLVE, LATE), {3}, sleeper)
-    # one that wakes this tick: a prompt in its room waits to see whether it is awake
+    # before its wake: a prompt in its room waits to see whether it wakes (it shows who is awake)
     waking = behind(3, 10, WAKE, asleep=True, busy_until=10)
     assert not may_go((10, PROMPT, LATE), {3}, waking) and may_go((10, PROMPT, LATE), {2}, waking)
     # the dead touch nothing, but their last steps still precede a resolution in their room
@@ -233,9 +238,7 @@ def test_what_is_clear_stays_clear_as_those_behind_move_on():
         room, tick = rng.choice(list(NEIGHBOURS)), rng.randint(10, 12)
         step, asleep = rng.choice(steps), rng.random() < 0.3
         busy = rng.randint(8, 14) if asleep else 0
-        action = rng.choice([ActionFail(""), parse_action('{"action_type": "move", "target": "galley"}'),
-                             parse_action('{"action_type": "communicate", "content": "hey", "volume": "shout"}'),
-                             parse_action('{"action_type": "interact", "target": "lamp"}')])
+        action = rng.choice([ActionFail(""), act("move"), act("communicate", "shout"), act("interact")])
         turn = answered(room, NEIGHBOURS, action) if step == RESOLVE and rng.random() < 0.5 and not asleep else None
         o = behind(room, tick, step, place=(bytes([rng.randint(0, 9)]),), asleep=asleep, busy_until=busy,
                    turn=(lambda t=turn: t) if turn else None)
