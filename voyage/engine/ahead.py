@@ -9,10 +9,10 @@ walks the same table (`Cursor.on`, `Stretch.steps`), taking each of its steps as
 before it in that order could tell the difference: a step runs once every agent still behind it is
 too far away to matter — an agent with k resolutions still to make before that key may go k exits
 from where it stands, and be noticed one exit beyond (a shout, an arrival). The rule is
-world/rules/dependency.py's (`reach`, `answered`), the one `bench ahead` computes its ceiling with. Of the steps in one room, only a
-resolution changes what others read (where people are, what they remember, their ledgers, whether
-they live), and a start that wakes someone what a prompt there shows; the other steps read and
-write their own agent's row and memory. So two steps that could tell which came first run in
+world/rules/dependency.py's (`reach`, `answered`), the one `bench ahead` computes its ceiling with.
+Of the steps in one room, only a resolution changes what others read (where people are, what they
+remember, their ledgers, whether they live), and a wake what a prompt there shows; the other steps
+read and write their own agent's row and memory. So two steps that could tell which came first run in
 lock-step's order, and each step sees what it would have seen in lock-step.
 
 What lock-step's order alone would not keep:

@@ -20,7 +20,7 @@ from voyage.gateway.base import ACTION, ModelAnswer, ModelRequest
 from voyage.models import Event, LLMCall, Run
 from world.models import AgentState
 from world.rules.ladder import PEOPLE_NAMES
-from world.rules.tick_order import new_tick
+from world.rules.tick_order import after_increment
 
 
 class Keyed(list):
@@ -133,7 +133,7 @@ class TickWriter:
         a step after the tick increment writes with the new tick, as in lock-step. Under lock-step
         the key stays () and run_tick moves the tick on itself."""
         self.key = (step, *place)
-        self.tick = self.start_tick + 1 if new_tick(step) else self.start_tick
+        self.tick = self.start_tick + 1 if after_increment(step) else self.start_tick
         return self
 
     def stage(self, n: int) -> None:

@@ -70,6 +70,6 @@ SPOUSE_COLLISION, WAKE, CHECK, PROMPT, RESOLVE, ATTRITION, INCREMENT, REFLECT, W
 NEXT = {s.number: n.number for s, n in zip(EACH, EACH[1:])}
 
 
-def new_tick(step: int) -> bool:
+def after_increment(step: int) -> bool:
     """Does the step write with the tick's new number (is it after the tick increment)?"""
     return BY_NUMBER[step].new_tick
