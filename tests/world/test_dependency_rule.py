@@ -1,5 +1,7 @@
-"""The out-of-order rule (world/rules/dependency.py) on hand-built situations, and the ceiling it puts
-on an out-of-order schedule (voyage/bench/ahead.py) on hand-built traces."""
+"""The out-of-order rule (world/rules/dependency.py) on hand-built situations — over one tick, as
+`bench ahead` clocks it, and over several, as the engine's schedule asks it (`reach`: may a step go?)
+— and the ceiling it puts on an out-of-order schedule (voyage/bench/ahead.py) on hand-built traces."""
+import random
 from types import SimpleNamespace
 
 import pytest
@@ -7,7 +9,11 @@ from django.core.management.base import CommandError
 
 from voyage.bench.ahead import SAME_ROOM_UNSAFE, AgentTick, Near, TickTrace, _draws, _turns, clocks
 from voyage.management.commands.bench import parse_lognormal
-from world.rules.dependency import attrition_possible, barrier, turn_of, within_reach
+from world.rules.actions import Action, ActionFail
+from world.rules.dependency import Balls, Behind, answered, attrition_possible, barrier, reach, turn_of, within_reach
+from world.rules.tick_order import ATTRITION, CHECK, EACH, NEXT, PROMPT, REFLECT, RESOLVE, WAKE
+
+FIRST = EACH[0].number
 
 # A corridor of rooms 1-2-3-4-5-6, and a cabin 7 off room 2.
 NEIGHBOURS = {1: [2], 2: [1, 3, 7], 3: [2, 4], 4: [3, 5], 5: [4, 6], 6: [5], 7: [2]}
@@ -146,3 +152,112 @@ def test_the_clocks_look_at_everyone_who_could_be_in_reach():
                 found = near.of(mine)
                 assert {b for b, pair in turns.items() if within_reach(mine, pair[0]) or within_reach(mine, pair[1])
                         or mine.start == pair[1].start or mine.rooms & pair[1].rooms} <= found
+
+
+# --- the schedule's rule over several ticks (dependency.reach): when a step may go -----------------
+BALLS = Balls(NEIGHBOURS)
+EARLY, LATE = (b"\x00",), (b"\xff",)  # places in a tick: first and last of the seeded order
+
+
+def behind(room, tick, step, place=EARLY, **state):
+    return Behind(tick=tick, step=step, place=place, room=room, **state)
+
+
+def act(kind, volume="normal"):
+    """An answer, parsed: `kind` at `volume`, aimed at the galley."""
+    return Action(kind, "galley", volume, "Hello." if kind == "communicate" else "", 3, "")
+
+
+def may_go(key, rooms, *others, wakes=False):
+    """The engine's question (Stretch._nobody_reaches, which finds the others by room): does no
+    agent still behind `key` reach one of `rooms` with its steps before it?"""
+    return not any(reach(o, key, BALLS, wakes) & set(rooms) for o in others)
+
+
+def test_an_agent_with_k_resolutions_to_go_may_walk_k_exits_and_be_noticed_one_beyond():
+    other = behind(1, 10, PROMPT)  # room 1 of the corridor 1-2-3-4-5-6, deciding at tick 10
+    # one resolution before a resolution of tick 10 later in the order: room 2 at most
+    assert reach(other, (10, RESOLVE, LATE), BALLS) == {1, 2}
+    assert may_go((10, RESOLVE, LATE), {3}, other) and not may_go((10, RESOLVE, LATE), {2}, other)
+    # ahead of it in the order, its resolution comes after: none before
+    assert may_go((10, RESOLVE, (b"",)), {2}, behind(1, 10, PROMPT, place=LATE))
+    # two resolutions (ticks 10 and 11) before a reflection of tick 11: two exits and one beyond
+    assert reach(other, (11, REFLECT, ()), BALLS) == {1, 2, 3, 7}
+    assert may_go((11, REFLECT, ()), {4}, other) and not may_go((11, REFLECT, ()), {3}, other)
+    # a prompt of tick 11 shows the tick as it began: one resolution (tick 10's) before it
+    assert not may_go((11, PROMPT, LATE), {2}, other) and may_go((11, PROMPT, LATE), {3}, other)
+
+
+def test_once_its_answer_is_in_only_what_the_answer_touches_counts():
+    def at_resolution(action):
+        return behind(1, 10, RESOLVE, turn=lambda: answered(1, NEIGHBOURS, action))
+
+    key = (10, ATTRITION, LATE)
+    assert may_go(key, {2}, at_resolution(act("communicate")))
+    assert may_go(key, {2}, at_resolution(act("interact")))
+    assert not may_go(key, {2}, at_resolution(act("move")))  # it may walk into room 2
+    assert not may_go(key, {2}, at_resolution(act("communicate", "shout")))  # it may be heard there
+    assert may_go(key, {3}, at_resolution(act("move")), at_resolution(act("communicate", "shout")))
+    assert may_go(key, {2}, at_resolution(ActionFail("the model did not answer")))
+    # a tick later it may walk on, from where it stands
+    assert reach(at_resolution(ActionFail("")), (11, ATTRITION, LATE), BALLS) == {1, 2}
+
+
+def test_the_engines_rule_over_one_tick_is_the_benchmarks_turn():
+    """`bench ahead` clocks each tick with turn_of; the engine's reach over that tick's resolution
+    gives the same rooms: its pending turn while the call is out, its answered turn once it is in."""
+    for room in NEIGHBOURS:
+        assert reach(behind(room, 10, PROMPT), (10, ATTRITION, LATE), BALLS) == pending(room).touches
+        move = act("move")
+        known = behind(room, 10, RESOLVE, turn=lambda r=room: answered(r, NEIGHBOURS, move))
+        assert reach(known, (10, ATTRITION, LATE), BALLS) == answered(room, NEIGHBOURS, move).touches
+
+
+def test_steps_that_touch_only_their_own_agent_wait_only_for_a_resolution_or_a_wake():
+    past = behind(1, 10, ATTRITION)  # it has resolved tick 10; nothing of it touches anyone before tick 11
+    assert may_go((10, REFLECT, ()), {1}, past)
+    assert not may_go((11, REFLECT, ()), {1}, past)  # its resolution of tick 11 comes first
+    # a sleeper past its wake resolves nothing, but a resolution in its room changes what it will read
+    sleeper = behind(3, 10, CHECK, asleep=True, busy_until=30)
+    assert may_go((10, PROMPT, LATE), {3}, sleeper) and not may_go((10, RESOLVE, LATE), {3}, sleeper)
+    # before its wake: a prompt in its room waits to see whether it wakes (it shows who is awake)
+    waking = behind(3, 10, WAKE, asleep=True, busy_until=10)
+    assert not may_go((10, PROMPT, LATE), {3}, waking) and may_go((10, PROMPT, LATE), {2}, waking)
+    # the dead touch nothing, but their last steps still precede a resolution in their room
+    dead = behind(5, 10, PROMPT, alive=False)
+    assert may_go((12, REFLECT, ()), {5}, dead) and not may_go((10, RESOLVE, LATE), {5}, dead)
+
+
+def test_what_is_clear_stays_clear_as_those_behind_move_on():
+    """The engine asks once for several steps (Cursor.clear_to): sound only if an agent behind, taking
+    its next step (walking one exit at a resolution, within its answer; waking; falling asleep),
+    never reaches further than it could before. Seeded random situations on the corridor."""
+    rng = random.Random(11)
+    steps = [s.number for s in EACH]
+    for _ in range(3000):
+        room, tick = rng.choice(list(NEIGHBOURS)), rng.randint(10, 12)
+        step, asleep = rng.choice(steps), rng.random() < 0.3
+        busy = rng.randint(8, 14) if asleep else 0
+        action = rng.choice([ActionFail(""), act("move"), act("communicate", "shout"), act("interact")])
+        turn = answered(room, NEIGHBOURS, action) if step == RESOLVE and rng.random() < 0.5 and not asleep else None
+        o = behind(room, tick, step, place=(bytes([rng.randint(0, 9)]),), asleep=asleep, busy_until=busy,
+                   turn=(lambda t=turn: t) if turn else None)
+        key = (rng.randint(tick, 14), rng.choice(steps), (bytes([rng.randint(0, 9)]),))
+        wakes = key[1] == WAKE and rng.random() < 0.5
+        if (o.tick, o.step, o.place if o.tick == key[0] else ()) >= key:
+            continue
+        before = reach(o, key, BALLS, wakes)
+        # its next step
+        nxt_tick, nxt_step = (o.tick, NEXT[o.step]) if o.step in NEXT else (o.tick + 1, FIRST)
+        nxt_room, nxt_asleep, nxt_busy = room, asleep, busy
+        if o.step == WAKE and asleep and busy <= o.tick:
+            nxt_asleep = False
+        if o.step == RESOLVE and not (asleep and busy > o.tick):
+            rooms = turn.rooms if turn else BALLS.of(room, 1)
+            nxt_room = rng.choice(sorted(rooms))
+            if rng.random() < 0.2:
+                nxt_asleep, nxt_busy = True, o.tick + rng.randint(1, 5)
+        after = Behind(nxt_tick, nxt_step, o.place, nxt_room, True, nxt_asleep, nxt_busy)
+        if (after.tick, after.step, after.place if after.tick == key[0] else ()) >= key:
+            continue  # past the key: no longer behind it
+        assert reach(after, key, BALLS, wakes) <= before, (o, after, key, wakes)

@@ -1,21 +1,23 @@
 """The out-of-order schedule: in the simultaneous schedule, agents whose calls cannot affect each
 other stop waiting for each other, and the transcript is the one lock-step writes.
 
-Lock-step takes a tick's steps in an order (tick.py): wake, compaction check, prompt and call,
-resolution, attrition, reflections, dreams; within a step, the agents in the tick's seeded order.
+Lock-step takes a tick's steps in their one order (world/rules/tick_order.py, which tick.py walks):
+wake, compaction check, prompt and call, resolution, attrition, reflections, dreams (and the steps
+for everyone, which make a tick a barrier); within a step, the agents in the tick's seeded order.
 Every step of every agent has its place in that order, its key (tick, step, place). Here each agent
-goes through its own steps as soon as no step before it in that order could tell the difference: a
-step runs once every agent still behind it is too far away to matter — an agent with k resolutions
-still to make before that key may go k exits from where it stands, and be noticed one exit beyond
-(a shout, an arrival); world/rules/dependency.py has the rule. Of the steps in one room, only a
-resolution changes what others read (where people are, what they remember, their ledgers, whether
-they live), and a start that wakes someone what a prompt there shows; the other steps read and
-write their own agent's row and memory. So two steps that could tell which came first run in
+walks the same table (`Cursor.on`, `Stretch.steps`), taking each of its steps as soon as no step
+before it in that order could tell the difference: a step runs once every agent still behind it is
+too far away to matter — an agent with k resolutions still to make before that key may go k exits
+from where it stands, and be noticed one exit beyond (a shout, an arrival). The rule is
+world/rules/dependency.py's (`reach`, `answered`), the one `bench ahead` computes its ceiling with.
+Of the steps in one room, only a resolution changes what others read (where people are, what they
+remember, their ledgers, whether they live), and a wake what a prompt there shows; the other steps
+read and write their own agent's row and memory. So two steps that could tell which came first run in
 lock-step's order, and each step sees what it would have seen in lock-step.
 
 What lock-step's order alone would not keep:
 - Rows. Each tick has its TickWriter; a step writes with its key, and the commit puts the rows in
-  lock-step's order (TickWriter.key, Keyed). Ticks commit one at a time, in tick order, each when
+  lock-step's order (TickWriter.at, Keyed). Ticks commit one at a time, in tick order, each when
   every agent is past it; before an agent starts a tick, the writer of the one before keeps its row
   and ledger as they stood (TickWriter.keep).
 - The database. A step that reads committed rows waits for the ticks before it to commit: a
@@ -55,10 +57,12 @@ from voyage.engine.writer import TickWriter
 from voyage.gateway.base import Gateway
 from voyage.models import MAX_RUN_AHEAD, LLMCall
 from world.rules.actions import ActionFail, parse_action
-from world.rules.dependency import attrition_possible, barrier
+from world.rules.dependency import (NOWHERE, Balls, Behind, Turn, answered, attrition_possible, barrier, reach, still,
+                                    walking_on)
+from world.rules.tick_order import ATTRITION, CHECK, DREAMS, EACH, NEXT, PROMPT, REFLECT, RESOLVE, WAKE
 from world.time import is_overnight, plan_tick
 
-START, CHECK, PROMPT, RESOLVE, ATTRITION, REFLECT, END = range(1, 8)
+FIRST = EACH[0].number  # an agent's first step of a tick (the wake)
 # What a prompt of tick t shows of the memory jobs is fixed by tick t - SHOW_LAG (memories/job_records.py):
 # past any lead an agent may take, the tick that records those jobs has committed before its prompt.
 assert SHOW_LAG > MAX_RUN_AHEAD, "an agent running ahead would wait for a commit before most prompts"
@@ -76,7 +80,8 @@ class Asked:
 @dataclass(frozen=True)
 class Reflecting:
     """An agent's reflection while it is under way: its rounds of calls (steps.reflecting), the
-    calls of the round that is out (None before the first), and the writer's key for its rows."""
+    calls of the round that is out (None before the first), and its rows' place in the reflection
+    step (stage, persona key: TickWriter.at, TickWriter.stage)."""
     steps: object
     out: list | None
     key: tuple
@@ -87,12 +92,12 @@ class Cursor:
     """Where one agent is: the tick it is in and its next step."""
     agent: object
     tick: int
-    step: int = START
+    step: int = FIRST
     place: tuple = ()
     deciding: bool = False
     asked: Asked | None = None  # while its action call is out or unresolved
     reflecting: Reflecting | None = None  # while it reflects
-    turn: tuple | None = None  # what its resolution touches, once its answer is in (Stretch._turn)
+    turn: Turn | None = None  # what its resolution touches, once its answer is in (Stretch._turn)
     action: object = None  # its answer parsed, once in (Stretch._turn; steps.settle need not parse it again)
     died_at: int | None = None
     attrition_tick: int = -1  # the last tick whose attrition it has counted
@@ -105,7 +110,7 @@ class Cursor:
         self.key = (self.tick, self.step, self.place)
 
     def at(self, step: int, *, tick: int | None = None, place: tuple | None = None) -> None:
-        """Move it to its next step (of `tick`, at `place` in it)."""
+        """Move it to `step` (of `tick`, at `place` in it)."""
         if tick is not None:
             self.tick = tick
         if place is not None:
@@ -113,10 +118,18 @@ class Cursor:
         self.step = step
         self.key = (self.tick, step, self.place)
 
+    def on(self) -> None:
+        """Move it to its next step in the tick's table (world/rules/tick_order.py), or to the first
+        of the next tick."""
+        if self.step in NEXT:
+            self.at(NEXT[self.step])
+        else:
+            self.at(FIRST, tick=self.tick + 1, place=())
+
     @property
     def working(self) -> int:
         """The tick it is in: one it has started, else the one before (which it has finished)."""
-        return self.tick if self.step > START else self.tick - 1
+        return self.tick if self.step > FIRST else self.tick - 1
 
 
 @dataclass
@@ -133,9 +146,13 @@ class Stretch:
     barriers: dict[int, str | None] = field(default_factory=dict)
     sleepers: dict[int, list] = field(default_factory=dict)
     job_agents: dict[int, set[int]] = field(default_factory=dict)
-    balls: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
     places: dict[tuple[int, int], tuple] = field(default_factory=dict)
     work: Counter = field(default_factory=Counter)  # what the schedule did: examinations, steps, reaches
+
+    def __post_init__(self):
+        # what an agent's step does, for each step of the table taken one agent at a time (EACH)
+        self.steps = {WAKE: self._start, CHECK: self._check, PROMPT: self._prompt, RESOLVE: self._resolve,
+                      ATTRITION: self._attrition, REFLECT: self._reflect, DREAMS: self._dreams}
 
     def run(self) -> int:
         """Run until everyone stands at the next barrier (or `until`) and every tick before it has
@@ -146,6 +163,7 @@ class Stretch:
         the slowest agent moved on (`_park`, `_wake`) — so an event costs in proportion to the agents
         it can touch, not the world. `work` counts what it did (examinations, reach computations)."""
         world, run = self.world, self.world.run
+        self.balls = Balls(world.graph.neighbours)  # the rooms within k exits of a room (the rule's)
         self.cursors = [Cursor(a, run.tick, attrition_tick=run.tick - 1)
                         for a in sorted(world.living(), key=lambda a: a.persona.key)]
         self.by_agent = {c.agent.id: c for c in self.cursors}
@@ -298,16 +316,14 @@ class Stretch:
         if self.halted:
             self.why = "halted"
             return False
-        return {START: self._start, CHECK: self._check, PROMPT: self._prompt, RESOLVE: self._resolve,
-                ATTRITION: self._attrition, REFLECT: self._reflect, END: self._end}[c.step](c)
+        return self.steps[c.step](c)
 
-    def _writer(self, c: Cursor, step: int) -> TickWriter:
+    def _writer(self, c: Cursor, step: int, *key) -> TickWriter:
+        """The writer of the cursor's tick, writing for its `step` (at its place, or at `key`)."""
         w = self.writers.get(c.tick)
         if w is None:
             w = self.writers[c.tick] = TickWriter(self.world, c.tick)
-        w.key = (step, c.place)
-        w.tick = c.tick if step < REFLECT else plan_tick(c.tick, self.world.run.reflection_schedule).new_tick
-        return w
+        return w.at(step, *(key or (c.place,)))
 
     # --- the steps -----------------------------------------------------------------------------
     def _start(self, c: Cursor) -> bool:
@@ -325,7 +341,7 @@ class Stretch:
         if c.agent.id in self.job_agents.get(t - 1, ()) and run.tick < t:
             self.why = ("commit",)
             return False  # its memory job is fixed, and done inline, when tick t - 1 commits
-        c.at(START, place=self._place(c.agent, t))
+        c.at(WAKE, place=self._place(c.agent, t))
         a = c.agent
         wakes = a.asleep and a.busy_until_tick <= t  # steps.wake
         may_decide = a.alive and (not a.asleep or wakes) and a.destination_id is None  # steps.decides, roughly
@@ -333,9 +349,9 @@ class Stretch:
             return False
         if (before := self.writers.get(t - 1)) is not None:
             before.keep(c.agent)
-        steps.wake(self.world, self._writer(c, START), c.agent)
+        steps.wake(self.world, self._writer(c, WAKE), c.agent)
         c.deciding = steps.decides(self.world, c.agent, t)
-        c.at(CHECK)
+        c.on()
         return True
 
     def _check(self, c: Cursor) -> bool:
@@ -352,7 +368,7 @@ class Stretch:
                 check_before_action(self.world, w, c.agent, self.gateway)
                 if len(w.memory_jobs) > jobs:
                     self.job_agents.setdefault(c.tick, set()).add(c.agent.id)
-        c.at(PROMPT)
+        c.on()
         return True
 
     def _hard_ready(self, c: Cursor, key: tuple) -> bool:
@@ -380,7 +396,7 @@ class Stretch:
             situation, request = steps.action_request(self.world, a, c.tick, schema=takes_schema, dialect=dialect,
                                                       situation=situation)
             c.asked = Asked(situation, request, self._call(c, self.gateway.start(request)))
-        c.at(RESOLVE)
+        c.on()
         return True
 
     def _recall_ready(self, c: Cursor, situation) -> bool:
@@ -431,41 +447,33 @@ class Stretch:
             if (oc := self.by_agent.get(o.id)) is not None and oc is not c:
                 self._recount(oc)
                 self._wake_waiters(oc)
-        c.at(ATTRITION)
+        c.on()
         return True
 
     def _touches(self, c: Cursor) -> frozenset[int]:
         """The rooms the agent's resolution may touch, now that its answer is in."""
-        return self._turn(c)[0]
+        return self._turn(c).touches
 
-    def _turn(self, c: Cursor) -> tuple[frozenset[int], bool]:
-        """The rooms the agent's resolution may touch, now that its answer is in, and whether it
-        stays where it is. Kept on the cursor until it resolves (nothing it reads changes before:
-        everything that could is in those rooms, and waits for it)."""
+    def _turn(self, c: Cursor) -> Turn:
+        """What the agent's resolution may touch, now that its answer is in (the rule's turn: where it
+        may stand, what it may touch). Kept on the cursor until it resolves (nothing it reads changes
+        before: everything that could is in those rooms, and waits for it)."""
         if c.turn is not None:
             return c.turn
         a, world = c.agent, self.world
         room = a.location_id
         if not a.alive:
-            turn = frozenset(), True
+            turn = NOWHERE
         elif c.asked is None:
             if a.destination_id is not None and not a.asleep:  # it walks on (travel_or_collapse)
-                nxt = world.graph.next_hop(room, a.destination_id)
-                turn = frozenset({room} if nxt is None else {room, nxt}), False
+                turn = walking_on(room, world.graph.next_hop(room, a.destination_id))
             else:
-                turn = frozenset({room}), True
+                turn = still(room)
         else:
             answer = c.asked.call.result()
             action = ActionFail("") if answer.failed else parse_action(answer.text)
             c.action = None if answer.failed else action
-            if isinstance(action, ActionFail):
-                turn = frozenset({room}), True
-            elif action.action_type == "move":
-                turn = self._ball(room, 1), False
-            elif action.action_type == "communicate" and action.volume == "shout":
-                turn = self._ball(room, 1), True
-            else:
-                turn = frozenset({room}), True
+            turn = answered(room, world.graph.neighbours, action)
         c.turn = turn
         return turn
 
@@ -482,7 +490,7 @@ class Stretch:
                 raise RuntimeError(f"run {self.world.run.pk}: an attrition rumour at tick {c.tick}, "
                                    "which the schedule had not taken together")
         c.attrition_tick = c.tick
-        c.at(REFLECT)
+        c.on()
         return True
 
     def _reflect(self, c: Cursor) -> bool:
@@ -496,11 +504,11 @@ class Stretch:
             plan = plan_tick(c.tick, self.world.run.reflection_schedule)
             why = steps.reflection_due(self.world, a, plan.new_tick, plan)
             if why is not None:  # its three rounds of calls, as they come back (steps.reflecting)
-                w = self._writer(c, REFLECT)
-                w.key = (REFLECT, 0, a.persona.key)  # a batch's order: by persona key, within each stage
-                c.reflecting = Reflecting(steps.reflecting(self.world, w, [(a, why)]), None, w.key)
+                key = (0, a.persona.key)  # a batch's order: by persona key, within each stage
+                w = self._writer(c, REFLECT, *key)
+                c.reflecting = Reflecting(steps.reflecting(self.world, w, [(a, why)]), None, key)
                 return self._reflect_on(c)
-        c.at(END)
+        c.on()
         return True
 
     def _reflect_on(self, c: Cursor) -> bool:
@@ -508,23 +516,23 @@ class Stretch:
         if out is not None and not all(f.done() for f in out):
             self.why = ("call",)
             return False
-        w = self._writer(c, REFLECT)
-        w.key = c.reflecting.key
+        w = self._writer(c, REFLECT, *c.reflecting.key)
         try:
             requests = next(rounds) if out is None else rounds.send([f.result() for f in out])
         except StopIteration:
             c.reflecting = None
-            c.at(END)
+            c.on()
             return True
-        c.reflecting = Reflecting(rounds, [self._call(c, self.gateway.start(r)) for r in requests], w.key)
+        c.reflecting = Reflecting(rounds, [self._call(c, self.gateway.start(r)) for r in requests], w.key[1:])
         return True
 
-    def _end(self, c: Cursor) -> bool:
+    def _dreams(self, c: Cursor) -> bool:
+        """Whether it dreams: the job, for all of the tick's sleepers at once, is asked at the commit."""
         a = c.agent
         if a.alive and dreams_tonight(a, plan_tick(c.tick, self.world.run.reflection_schedule)):
             self.sleepers.setdefault(c.tick, []).append([a.id, a.slept_since_tick])
             self.job_agents.setdefault(c.tick, set()).add(a.id)
-        c.at(START, tick=c.tick + 1, place=())
+        c.on()
         return True
 
     # --- what involves everyone ------------------------------------------------------------------
@@ -535,8 +543,7 @@ class Stretch:
         if w is None or (self.at_tick and self.low <= t):  # someone is still in tick t
             return False
         if (sleepers := self.sleepers.pop(t, None)) and not off(run, "dreams"):
-            w.key = (END + 1,)
-            w.tick = plan_tick(t, run.reflection_schedule).new_tick
+            w.at(DREAMS)
             w.memory_jobs.append(Dreams.asked(run.pk, w.tick, sleepers))
         del self.writers[t]
         active = self._active()
@@ -583,11 +590,11 @@ class Stretch:
         return self._nobody_reaches(c, key, rooms, wakes)
 
     def _nobody_reaches(self, c: Cursor, key: tuple, rooms: set[int], wakes: bool) -> bool:
-        radius = key[0] - self.low + 1  # no agent behind can reach further (_reach)
+        radius = key[0] - self.low + 1  # no agent behind can reach further (dependency.reach)
         if len(rooms) == 1:
-            near = self._ball(next(iter(rooms)), radius)
+            near = self.balls.of(next(iter(rooms)), radius)
         else:
-            near = set().union(*(self._ball(r, radius) for r in rooms))
+            near = set().union(*(self.balls.of(r, radius) for r in rooms))
         in_room, by_agent = self.world.in_room, self.by_agent
         self.work["clear"] += 1
         for rid in near:  # only those who stand near enough to matter (RunWorld.in_room: where each is)
@@ -602,46 +609,13 @@ class Stretch:
         return True
 
     def _reach(self, o: Cursor, key: tuple, wakes: bool = False) -> frozenset[int]:
-        """The rooms where the agent's steps from where it is up to `key` may touch what the step at
-        `key` reads or writes (`wakes`: that step is a start that wakes its agent). k resolutions take
-        it at most k exits away, each touching one exit beyond where it stands. With none, it stays
-        where it is, and only a resolution there, or a prompt there and someone waking, can tell
-        which came first: its other steps read and write its own row and memory, which only a
-        resolution of someone else's changes."""
-        a, (tick, step, place) = o.agent, key
-        first = o.tick if o.step <= RESOLVE else o.tick + 1
-        last = tick if step > RESOLVE or (step == RESOLVE and self._place(a, tick) < place) else tick - 1
-        if a.asleep or not a.alive:
-            first = max(first, a.busy_until_tick if a.alive else last + 1)
-        if first > last:  # no resolution of its own before `key`
-            if step == RESOLVE or (step == PROMPT and a.asleep and self._has(o, key, START)) \
-                    or (wakes and self._has(o, key, PROMPT)):
-                return frozenset((a.location_id,))
-            return frozenset()
-        if first == o.tick and o.step == RESOLVE and (o.asked is None or o.asked.call.done()):
-            touched, stays = self._turn(o)  # its answer is in: what its resolution touches is known
-            if stays:
-                return touched | self._ball(a.location_id, last - first)
-        return self._ball(a.location_id, last - first + 1)
-
-    def _has(self, o: Cursor, key: tuple, step: int) -> bool:
-        """Is one of the agent's steps from where it is up to `key` a `step`?"""
-        until, _, _ = key  # the tick, step and place of the step asked about
-        for tick in range(o.tick, until + 1):
-            if (tick > o.tick or o.step <= step) and (tick, step, self._place(o.agent, tick)) < key:
-                return True
-        return False
-
-    def _ball(self, room: int, radius: int) -> frozenset[int]:
-        ball = self.balls.get((room, radius))
-        if ball is None:
-            ball = {room}
-            edge = {room}
-            for _ in range(radius):
-                edge = {n for r in edge for n in self.world.graph.neighbours[r]} - ball
-                ball |= edge
-            ball = self.balls[(room, radius)] = frozenset(ball)
-        return ball
+        """The rooms where the agent's steps up to `key` may touch what the step at `key` reads or
+        writes: the rule's (world/rules/dependency.py, `reach`), on the cursor as it stands."""
+        a = o.agent
+        answer_in = o.step == RESOLVE and (o.asked is None or o.asked.call.done())
+        return reach(Behind(o.tick, o.step, self._place(a, key[0]), a.location_id, a.alive, a.asleep,
+                            a.busy_until_tick, (lambda: self._turn(o)) if answer_in else None),
+                     key, self.balls, wakes)
 
     def _place(self, agent, tick: int) -> tuple:
         k = (agent.id, tick)

@@ -1,4 +1,4 @@
-"""The steps of a tick (see tick.py for their order)."""
+"""The steps of a tick (their order: world/rules/tick_order.py, which tick.py and ahead.py walk)."""
 from __future__ import annotations
 
 import logging
@@ -156,19 +156,27 @@ def act_sequentially(world: RunWorld, w: TickWriter, gateway: Gateway, order: li
         settle(world, w, a, situation, request, gateway.complete(request))
 
 
-def act_simultaneously(world: RunWorld, w: TickWriter, gateway: Gateway, order: list[int]) -> None:
-    """Everyone decides on the same tick-start snapshot; actions then resolve in the seeded order (a
-    target that has gone by then is an ACTION_FAIL). Each call starts as soon as its prompt is built,
-    in the seeded order, and each answer resolves as soon as those before it have: the tick takes
-    about one call's latency, not the slowest call plus all the prompts and resolutions after it."""
-    deciding = [world.agents[aid] for aid in order if decides(world, world.agents[aid], w.tick)]
+# The simultaneous schedule: everyone decides on the same tick-start snapshot; actions then resolve
+# in the seeded order (a target that has gone by then is an ACTION_FAIL). Each call starts as soon as
+# its prompt is built, in the seeded order, and each answer resolves as soon as those before it have:
+# the tick takes about one call's latency, not the slowest call plus all the prompts and resolutions.
+def compaction_checks(world: RunWorld, w: TickWriter, gateway: Gateway, deciding: list[AgentState]) -> None:
     for a in deciding:
         check_before_action(world, w, a, gateway)  # compaction: soft queues a job, hard compacts now
+
+
+def ask_all(world: RunWorld, gateway: Gateway, deciding: list[AgentState], tick: int) -> dict[int, tuple]:
+    """Every prompt, built before anything resolves (the tick-start snapshot), and its call started:
+    agent id -> (situation, request, the call's future)."""
     asked = {}
-    for a in deciding:  # every prompt is built before anything resolves: the tick-start snapshot
+    for a in deciding:
         takes_schema, dialect = gateway.action_shape(a.persona.key)
-        situation, request = action_request(world, a, w.tick, schema=takes_schema, dialect=dialect)
+        situation, request = action_request(world, a, tick, schema=takes_schema, dialect=dialect)
         asked[a.id] = (situation, request, gateway.start(request))
+    return asked
+
+
+def resolve_in_order(world: RunWorld, w: TickWriter, order: list[int], asked: dict[int, tuple]) -> None:
     for aid in order:
         a = world.agents[aid]
         if aid in asked:

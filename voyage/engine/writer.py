@@ -20,10 +20,11 @@ from voyage.gateway.base import ACTION, ModelAnswer, ModelRequest
 from voyage.models import Event, LLMCall, Run
 from world.models import AgentState
 from world.rules.ladder import PEOPLE_NAMES
+from world.rules.tick_order import after_increment
 
 
 class Keyed(list):
-    """A tick's rows of one kind, each with the key of the step that wrote it (TickWriter.key). Under
+    """A tick's rows of one kind, each with the key of the step that wrote it (TickWriter.at). Under
     lock-step the key never changes and the rows stay in the order they were written; the
     out-of-order schedule (voyage/engine/ahead.py) runs steps out of their order, and `in_order`
     puts the rows back in lock-step's order (stably: a step's own rows keep theirs).
@@ -57,7 +58,7 @@ class TickWriter:
         self.world = world
         self.start_tick = tick
         self.tick = tick  # step 4 moves it on: memories and events of steps 5-9 carry the new tick
-        self.key: tuple = ()  # the step writing now, where the out-of-order schedule runs steps out of order
+        self.key: tuple = ()  # the step writing now (`at`), where the out-of-order schedule runs steps out of order
         self.memories: list[Memory] = Keyed(self)
         self.memories_of: dict[int, list[Memory]] = {}  # the same rows by agent: no scan of the tick's rows per agent
         self.hot_lines: list[HotLine] = []  # their lines in the hot windows, which learn the rows' ids on commit
@@ -124,6 +125,16 @@ class TickWriter:
         if self.world.knows(agent, PEOPLE_NAMES):
             entry.known_by_name = True
         return entry
+
+    def at(self, step: int, *place) -> "TickWriter":
+        """The out-of-order schedule: the rows from here on are the step's (its number in the tick's
+        table, world/rules/tick_order.py), at `place` within it (the agent's place in the tick, or a
+        reflection's stage and persona key), so that the commit puts them in lock-step's order; and
+        a step after the tick increment writes with the new tick, as in lock-step. Under lock-step
+        the key stays () and run_tick moves the tick on itself."""
+        self.key = (step, *place)
+        self.tick = self.start_tick + 1 if after_increment(step) else self.start_tick
+        return self
 
     def stage(self, n: int) -> None:
         """A step that writes in stages (the reflections) says which its next rows belong to: out of

@@ -13,6 +13,12 @@ round, which decides who resolves first).
 While B's call is still out, B may yet go one exit any way or shout: its turn may touch its own room
 and every room one exit from it. Once its answer is in, what it touched is known.
 
+Over several ticks (`reach`, the out-of-order schedule's rule, voyage/engine/ahead.py): a step at key
+(tick, step, place) waits for every agent still behind it whose remaining steps before it could touch
+the rooms it touches. An agent with k resolutions to go may walk k exits, and be noticed one exit
+beyond (`Balls`); with none, only a resolution in its room, or a wake there against a prompt, can tell
+which came first: its other steps read and write its own row and memory (world/rules/tick_order.py).
+
 Some steps involve everyone and stay barriers: nightfall, the wind-down cue, the dawn bulletin, the
 spouse collision, the overnight ticks, a tick where interventions wait, and any tick at which someone
 alone in a private room could reach the attrition threshold (the rumour goes to every living agent).
@@ -20,7 +26,10 @@ alone in a private room could reach the attrition threshold (the rumour goes to 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, NamedTuple, Sequence
+
+from world.rules.actions import ActionFail
+from world.rules.tick_order import EVERYONE, PROMPT, RESOLVE, TICK, WAKE
 
 
 @dataclass(frozen=True)
@@ -45,23 +54,118 @@ def turn_of(start: int, neighbours: Mapping[int, Sequence[int]], *, pending: boo
     return Turn(start, rooms, rooms | frozenset(shout_into), known=True)
 
 
+def answered(start: int, neighbours: Mapping[int, Sequence[int]], action) -> Turn:
+    """The turn of an agent whose answer is in, before it resolves (`action`: the answer parsed,
+    world.rules.actions; ActionFail if the model did not answer): a move may take it one exit (which
+    one, and whether at all, its resolution decides), a shout may be heard through every door; any
+    other answer, or a failed one, stays in its room."""
+    if isinstance(action, ActionFail):
+        return turn_of(start, neighbours, pending=False)
+    if action.action_type == "move":
+        return turn_of(start, neighbours, pending=False, walk=neighbours.get(start, ()))
+    if action.action_type == "communicate" and action.volume == "shout":
+        return turn_of(start, neighbours, pending=False, shout_into=neighbours.get(start, ()))
+    return turn_of(start, neighbours, pending=False)
+
+
+def walking_on(start: int, nxt: int | None) -> Turn:
+    """The turn of an agent that makes no call and walks on toward its destination (to `nxt`, the
+    next room of its path, or nowhere)."""
+    return turn_of(start, {}, pending=False, walk=() if nxt is None else (nxt,))
+
+
+def still(start: int) -> Turn:
+    """The turn of an agent that makes no call and does not walk (asleep, busy, collapsing where it
+    stands)."""
+    return turn_of(start, {}, pending=False)
+
+
+NOWHERE = Turn(-1, frozenset(), frozenset(), known=True)  # the dead: their resolution touches nothing
+
+
 def within_reach(a: Turn, b: Turn, neighbours: Mapping[int, Sequence[int]] | None = None) -> bool:
     """Can either turn change what the other agent perceives, or how its turn resolves?"""
     return bool(a.rooms & b.touches or b.rooms & a.touches)
 
 
+class Balls:
+    """The rooms within `radius` exits of a room (on the ship's graph), each computed once."""
+
+    def __init__(self, neighbours: Mapping[int, Sequence[int]]):
+        self.neighbours = neighbours
+        self._balls: dict[tuple[int, int], frozenset[int]] = {}
+
+    def of(self, room: int, radius: int) -> frozenset[int]:
+        ball = self._balls.get((room, radius))
+        if ball is None:
+            ball, edge = {room}, {room}
+            for _ in range(radius):
+                edge = {n for r in edge for n in self.neighbours[r]} - ball
+                ball |= edge
+            ball = self._balls[(room, radius)] = frozenset(ball)
+        return ball
+
+
+class Behind(NamedTuple):
+    """Another agent, as the rule needs it: where it is in the tick's steps (its next step, `step`, of
+    `tick`), its place in the tick of the step asked about, where it stands, whether it lives and
+    sleeps (and until when), and `turn`: what its resolution touches, once its answer is in (asked
+    for only when the rule needs it: parsing the answer costs)."""
+    tick: int
+    step: int
+    place: tuple
+    room: int
+    alive: bool = True
+    asleep: bool = False
+    busy_until: int = 0
+    turn: Callable[[], Turn] | None = None
+
+
+def reach(o: Behind, key: tuple, balls: Balls, wakes: bool = False) -> frozenset[int]:
+    """The rooms where the agent's steps from where it is up to `key` (tick, step, place) may touch
+    what the step at `key` reads or writes (`wakes`: that step is a wake that wakes its agent). k
+    resolutions take it at most k exits away, each touching one exit beyond where it stands; once its
+    answer is in and it stays, its first touches only what its answer touches. With none, it stays
+    where it is, and only a resolution there, or a prompt there and someone waking, can tell which
+    came first: its other steps read and write its own row and memory, which only a resolution of
+    someone else's changes."""
+    tick, step, place = key
+    first = o.tick if o.step <= RESOLVE else o.tick + 1  # its first resolution and its last before `key`
+    last = tick if step > RESOLVE or (step == RESOLVE and o.place < place) else tick - 1
+    if not o.alive:
+        first = last + 1
+    elif o.asleep:
+        first = max(first, o.busy_until)
+    if first > last:  # no resolution of its own before `key`
+        if step == RESOLVE or (step == PROMPT and o.asleep and _has(o, key, WAKE)) \
+                or (wakes and _has(o, key, PROMPT)):
+            return frozenset((o.room,))
+        return frozenset()
+    if first == o.tick and o.step == RESOLVE and o.turn is not None:
+        known = o.turn()  # its answer is in: what its resolution touches is known
+        if known.rooms <= {o.room}:  # it stays
+            return known.touches | balls.of(o.room, last - first)
+    return balls.of(o.room, last - first + 1)
+
+
+def _has(o: Behind, key: tuple, step: int) -> bool:
+    """Is one of the agent's steps from where it is up to `key` a `step`?"""
+    until = key[0]
+    for tick in range(o.tick, until + 1):
+        if (tick > o.tick or o.step <= step) and (tick, step, o.place if tick == until else ()) < key:
+            return True
+    return False
+
+
 def barrier(plan, *, overnight: bool, interventions_due: bool, attrition_due: bool) -> str | None:
-    """Why a tick must be taken by everyone together (lock-step), or None. `plan` is world.time.TickPlan."""
+    """Why a tick must be taken by everyone together (lock-step), or None: a step that touches
+    everyone fires at it (world/rules/tick_order.py), or interventions wait, or someone's attrition
+    rumour may go round. `plan` is world.time.TickPlan."""
     if overnight:
         return "overnight"
-    if plan.spouse_collision:
-        return "spouse collision"
-    if plan.wind_down:
-        return "wind-down cue"
-    if plan.nightfall:
-        return "nightfall"
-    if plan.bulletin:
-        return "bulletin"
+    for step in TICK:
+        if step.touches == EVERYONE and step.fires_at(plan):
+            return step.name
     if interventions_due:
         return "interventions"
     if attrition_due:
