@@ -47,3 +47,31 @@ def test_every_model_is_in_the_admin():
     for label in ("world", "memories", "voyage"):
         for model in apps.get_app_config(label).get_models():
             assert admin.site.is_registered(model) or model in inline, model
+
+
+urlpatterns = []  # this module is also the URL conf of the test below: one view, which fails
+
+
+def _failing_view(request):
+    raise ZeroDivisionError("a bug in a page")
+
+
+def test_a_page_that_fails_prints_its_traceback_in_the_server_log(client, settings):
+    """DEBUG off, as served: Django alone would only mail the traceback to ADMINS (none here)."""
+    import io
+    import logging
+
+    from django.urls import path
+
+    urlpatterns[:] = [path("fails/", _failing_view)]
+    settings.ROOT_URLCONF, settings.DEBUG = __name__, False
+    [console] = [h for h in logging.getLogger("django.request").handlers if isinstance(h, logging.StreamHandler)]
+    said = io.StringIO()
+    stream = console.setStream(said)
+    try:
+        client.raise_request_exception = False
+        assert client.get("/fails/").status_code == 500
+    finally:
+        console.setStream(stream)
+    assert "Internal Server Error: /fails/" in said.getvalue()
+    assert "ZeroDivisionError: a bug in a page" in said.getvalue()  # the traceback, not just the line

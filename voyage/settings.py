@@ -120,6 +120,9 @@ LOGGING = {
     "loggers": {
         "voyage": {"handlers": ["console"], "level": env_str("VOYAGE_LOG_LEVEL", "WARNING")},
         "voyage.digest": {"handlers": ["console"], "level": env_str("VOYAGE_DIGEST_LEVEL", "WARNING"), "propagate": False},
+        # A page that fails (500) says why in the server's log, with its traceback: Django's own
+        # default only prints it with DEBUG on, and mails it to ADMINS otherwise (none here).
+        "django.request": {"handlers": ["console"], "level": "ERROR"},
     },
 }
 

@@ -66,6 +66,30 @@ def pytest_collection_modifyitems(config, items):
     items[:] = [item for item in items if id(item) not in ids] + browser
 
 
+@pytest.fixture(autouse=True)
+def _server_logs_from_here(request):
+    """Where the site's logs (daphne's, the worker's) stood when this test began, so a failing test's
+    report shows what the servers said meanwhile (pytest_runtest_makereport, below): a page's 500
+    has its traceback only there, and the logs go with the scratch folder when the session ends."""
+    if "site" in request.fixturenames:
+        site = request.getfixturevalue("site")
+        request.node.server_logs = {path: path.stat().st_size if path.exists() else 0
+                                    for path in (site.log, site.db.dir / "worker.log")}
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = (yield).get_result()
+    if report.failed:
+        for path, start in getattr(item, "server_logs", {}).items():
+            if path.exists() and path.stat().st_size > start:
+                with open(path, "rb") as log:
+                    log.seek(start)
+                    said = log.read().decode(errors="replace")
+                report.sections.append((f"{path.name} during this test (last 8,000 characters)", said[-8000:]))
+
+
 @dataclass
 class Site:
     db: ScratchDB

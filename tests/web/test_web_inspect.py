@@ -170,3 +170,68 @@ def test_the_rung_timeline_links_each_climb_to_the_interaction_that_caused_it(st
     assert cause.kind == "interact" and cause.actor_id == agent.id and cause.tick == first["tick"]
     assert first["cause"] == cause.text and "examines" in cause.text
     assert f'#e{cause.seq}"' in response.content.decode()
+
+
+def _committed_meanwhile(monkeypatch, module, name, commit, after: bool = False):
+    """Patch module.name so that `commit` runs once, just before it (or `after` it): a worker's tick
+    (or memory job) landing between two of a page's queries, as it does under a run advancing fast."""
+    original, pending = getattr(module, name), [commit]
+
+    def with_a_commit(*args, **kwargs):
+        if not after:
+            while pending:
+                pending.pop()()
+        result = original(*args, **kwargs)
+        while pending:
+            pending.pop()()
+        return result
+    monkeypatch.setattr(module, name, with_a_commit)
+
+
+def test_the_newest_room_page_is_live_even_if_a_tick_lands_while_it_is_read(staff, short_run, monkeypatch):
+    """The page's lines are read, then whether newer ones exist: a tick committed in between made the
+    newest page look like an older one, with no live feed (seen under a fast worker in the browser)."""
+    from voyage.web import rooms
+
+    room = _busiest_room(short_run)
+    newest = Event.objects.filter(run=short_run, room__key=room).order_by("seq").last()
+    last_seq = Event.objects.filter(run=short_run).order_by("seq").last().seq
+
+    def a_tick():
+        newest.pk, newest.seq, newest.tick = None, last_seq + 1, short_run.tick + 1
+        newest.save()
+    _committed_meanwhile(monkeypatch, rooms, "_lines", a_tick, after=True)  # the page's lines read, then a tick
+    page = staff.get(reverse("web:room_transcript", args=[short_run.pk, room]))
+    shown = [line["seq"] for t in page.context["ticks"] for line in t["lines"]]
+    assert page.context["live"] and not page.context["newer"]
+    assert last_seq + 1 not in shown  # shown as of the marks: the live feed brings it
+    assert 'data-live="1"' in page.content.decode()
+    feed = staff.get(reverse("web:room_events", args=[short_run.pk, room]), {"after": shown[-1]}).json()
+    assert [line["seq"] for line in feed["lines"]] == [last_seq + 1]
+
+
+def test_the_overview_reads_the_calls_up_to_its_marks_while_a_run_records_more(staff, short_run, monkeypatch):
+    """The usage tables take two queries (the sums, then every latency): a first call of a new kind
+    recorded in between had a latency and no row, and the overview failed with a 500."""
+    from django.core.cache import cache
+
+    from voyage.web import overview
+
+    cache.clear()
+    calls = LLMCall.objects.filter(run=short_run)
+    before = calls.count()
+    assert not calls.filter(purpose="survey").exists()
+    template = calls.order_by("id").last()
+
+    def a_survey():  # a kind of call the run has not made before
+        template.pk, template.purpose, template.tick = None, "survey", short_run.tick
+        template.save()
+    _committed_meanwhile(monkeypatch, overview, "plain_rows", a_survey)
+    url = reverse("web:overview", args=[short_run.pk])
+    page = staff.get(url)
+    assert page.status_code == 200
+    usage = page.context["usage"]
+    assert usage["total"]["calls"] == before and "survey" not in usage["by_purpose"]
+    monkeypatch.undo()
+    again = staff.get(url).context["usage"]  # a new last call: a new key, the dream counted
+    assert again["total"]["calls"] == before + 1 and again["by_purpose"]["survey"]["calls"] == 1

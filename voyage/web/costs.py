@@ -70,6 +70,8 @@ def usage_tables(groups, latencies, names: dict | None = None) -> dict:
     of_purpose = {purpose: usage.latencies for purpose, usage in by_purpose.items()}
     of_agent = {agent: usage.latencies for agent, usage in by_agent.items()}
     for purpose, agent, latency in latencies:
+        if purpose not in of_purpose or agent not in of_agent:
+            continue  # a call committed between the two reads (a concurrent writer's, on PostgreSQL): the next load has it
         everything.append(latency)
         of_purpose[purpose].append(latency)
         of_agent[agent].append(latency)

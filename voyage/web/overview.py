@@ -86,17 +86,21 @@ def usage_of(run: Run, last_call: int) -> dict:
     key = f"voyage:usage:v1:{run.uuid}:{last_call}"  # uuid: ids of deleted runs come back
     usage = cache.get(key)
     if usage is None:
-        usage = usage_tables_of(run)
+        usage = usage_tables_of(run, last_call)
         cache.set(key, usage, timeout=3600)
     # the projection follows the run's tick and target, which change without a call
     return {**usage, "projected_rest": costs.projected_rest(usage["total"]["cost"], run.tick, run.target_ticks)}
 
 
-def usage_tables_of(run: Run) -> dict:
+def usage_tables_of(run: Run, upto_call: int | None = None) -> dict:
     """Totals by SQL (one row per purpose, agent and profile), latencies as one column for the
-    percentiles: two queries for the tables by purpose, by agent and by model profile."""
+    percentiles: two queries for the tables by purpose, by agent and by model profile. `upto_call`:
+    the calls up to that id only (feed.marks), so that both queries read the same calls while a run
+    commits more between them (its first call of a kind would otherwise have a latency and no row)."""
     names = dict(AgentState.objects.filter(run=run).values_list("id", "persona__display_name"))
     calls = LLMCall.objects.filter(run=run).order_by()
+    if upto_call is not None:
+        calls = calls.filter(id__lte=upto_call)
     groups = [(g["purpose"], g["agent_id"], g["profile"] or OFFLINE, g["n"], g["tokens"] or 0, float(g["cost"] or 0),
                g["failures"], g["retries"] or 0)
               for g in calls.values("purpose", "agent_id", "profile").annotate(
@@ -110,7 +114,8 @@ def usage_tables_of(run: Run) -> dict:
     for _, _, profile, *figures in groups:
         by.setdefault(profile, costs.Usage()).add(*figures)
     for _, _, profile, latency in latencies:
-        by[profile or OFFLINE].latencies.append(latency)
+        if (profile or OFFLINE) in by:  # see costs.usage_tables
+            by[profile or OFFLINE].latencies.append(latency)
     usage["by_profile"] = {k: by[k].figures() for k in sorted(by)}
     return usage
 

@@ -79,7 +79,10 @@ def room_transcript(request, run_id: int, room_key: str):
     run, room = _room(run_id, room_key)
     names = persona_names(run)
     run_seq, run_call = marks(run.pk)  # before reading the page: anything later reaches the live feed
-    events = Event.objects.filter(run=run, room=room)
+    # The page is read as of those marks, in separate queries while the run may commit more: without
+    # the bound, a tick landing between reading the lines and asking whether newer ones exist made
+    # the newest page look old, and it never went live.
+    events = Event.objects.filter(run=run, room=room, seq__lte=run_seq)
     before, after, tick = (int_param(request, n) for n in ("before", "after", "tick"))
     if after is not None or tick is not None:
         page = events.filter(seq__gt=after) if after is not None else events.filter(tick__gte=tick)
