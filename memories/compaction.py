@@ -152,6 +152,7 @@ def check_before_action(world, w, agent, gateway) -> str | None:
     if due is None:
         return None
     if due == HARD:
+        world.memory.wait_for_jobs()  # a thread of this process may be doing one of them (memories.jobs.Behind)
         catch_up_compactions(run.pk, agent.id, gateway)
         compact(agent.id, gateway=gateway, tick=w.tick, shown_from=w.tick, hard=True)  # the call about to be made shows it
         _recount(world, w, agent)

@@ -18,29 +18,41 @@ from memories.dreams import people_judged
 from memories.job_records import Compaction, MemoryJob
 
 
-def fix_inputs(jobs: list[MemoryJob], world) -> list[MemoryJob]:
-    return [_fixed(job, world) for job in jobs]
+def fix_inputs(jobs: list[MemoryJob], world, row_id=lambda line: line.id) -> list[MemoryJob]:
+    """The jobs with what they will read. `row_id`: a hot line's row id; the tick's commit passes
+    the lines themselves, while it reads the world, and puts their ids in once its rows are
+    inserted (`with_row_ids`)."""
+    return [_fixed(job, world, row_id) for job in jobs]
 
 
-def _fixed(job: MemoryJob, world) -> MemoryJob:
+def with_row_ids(jobs: list[MemoryJob], row_id) -> list[MemoryJob]:
+    """The jobs with each hot line fix_inputs left in them replaced by its row's id (`row_id`)."""
+    def the_id(row):
+        return row if row is None or isinstance(row, int) else row_id(row)
+    return [replace(job, below_row=the_id(job.below_row)) if isinstance(job, Compaction) else
+            replace(job, sleepers=tuple(replace(s, upto_row=the_id(s.upto_row)) for s in job.sleepers))
+            for job in jobs]
+
+
+def _fixed(job: MemoryJob, world, row_id) -> MemoryJob:
     if isinstance(job, Compaction):
         agent = world.agents[job.agent_id]
-        return replace(job, below_row=hot_start(world, agent), rung=agent.rung)
+        return replace(job, below_row=hot_start(world, agent, row_id), rung=agent.rung)
     people = people_judged(world, [s.agent_id for s in job.sleepers])
     return replace(job, sleepers=tuple(
-        replace(s, upto_row=newest_row(world, s.agent_id), rung=world.agents[s.agent_id].rung,
+        replace(s, upto_row=newest_row(world, s.agent_id, row_id), rung=world.agents[s.agent_id].rung,
                 people=tuple(tuple(p) for p in people[s.agent_id])) for s in job.sleepers))
 
 
-def hot_start(world, agent) -> int:
+def hot_start(world, agent, row_id=lambda line: line.id) -> int:
     """The id of the oldest row in the agent's hot window (its rows are inserted: ids known)."""
     hot = hot_window(world, agent)
-    return hot[0].id if hot else 0
+    return row_id(hot[0]) if hot else 0
 
 
-def newest_row(world, agent_id: int) -> int:
+def newest_row(world, agent_id: int, row_id=lambda line: line.id) -> int:
     hot = world.hot[agent_id]
-    return hot[-1].id if hot else 0
+    return row_id(hot[-1]) if hot else 0
 
 
 def promise(jobs: list[MemoryJob], world) -> None:

@@ -15,6 +15,12 @@ killed any number of times write the same memories.
 `memories.jobs.perform` is the task path django-q2 stores in every queued memory task: it stays here."""
 from __future__ import annotations
 
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import Callable
+
+from django.db import connection
+
 from memories.attempts import perform_on
 from memories.job_queue import queue, queue_jobs  # noqa: F401 (the runner's and the tests' names for them)
 from memories.job_records import MemoryJob, owed_before, pending, record, unfinished  # noqa: F401 (same)
@@ -24,6 +30,66 @@ def run_inline(jobs: list[MemoryJob], gateway=None) -> None:
     """Do the jobs now, in this process, on the run's own gateway (the batch runner's way)."""
     for job in jobs:
         perform_on(job.name[:100], gateway)
+
+
+class Behind:
+    """The out-of-order schedule's memory jobs, done on a thread of their own (with its own database
+    connection) as each tick hands them over, so that the schedule goes on starting calls while the
+    dreams of a tick are written — at 2,048 agents a second a tick, which done at the commit held
+    up every agent. The jobs are the ones a memory worker would do: their inputs are fixed by their
+    tick's commit, they write what they write whoever does them and whenever, and a process killed
+    meanwhile leaves them pending for the next `advance` (`unfinished`). One thread, which the
+    schedule also writes its commits on (voyage/engine/ahead.py): what is handed to it is done in
+    that order, so a tick's rows, then its jobs' (their calls), then the next tick's rows, as
+    lock-step writes them. What reads the jobs' results waits first (`wait`): the prompts of a tick,
+    for the jobs their tick shows (memories.working.WorkingMemory.ready), and a hard compaction, for
+    all (it catches up on the agent's compactions itself, under the same claim)."""
+
+    def __init__(self, memory: Callable):
+        self.memory = memory
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="behind")
+        self.asked: list[tuple[int, Future]] = []  # (the latest tick of a handful of jobs, their future)
+
+    def __call__(self, jobs: list[MemoryJob]) -> None:
+        self.asked.append((max(job.tick for job in jobs), self.thread.submit(self.memory, list(jobs))))
+
+    def wait(self, through: int | None = None) -> None:
+        """Until the jobs asked at ticks up to `through` (all, without) are done; raises their error."""
+        left = []
+        for tick, future in self.asked:
+            if through is None or tick <= through:
+                future.result()
+            else:
+                left.append((tick, future))
+        self.asked = left
+
+    def close(self, raising: bool = True) -> None:
+        try:
+            if raising:
+                self.wait()
+        finally:
+            self.thread.submit(lambda: connection.close()).result()  # the thread's own (looked up there)
+            self.thread.shutdown()
+
+
+@contextmanager
+def behind(working, memory: Callable):
+    """`memory` on a thread of its own (Behind) for the out-of-order schedule, told to `working`
+    (the run's WorkingMemory), which waits for it where its results are read. Not inside a
+    transaction (a test's): another connection could neither see the tick's rows nor write."""
+    if connection.in_atomic_block:
+        yield memory
+        return
+    jobs = working.behind = Behind(memory)
+    try:
+        yield jobs
+    except BaseException:
+        jobs.close(raising=False)
+        raise
+    else:
+        jobs.close()
+    finally:
+        working.behind = None
 
 
 def perform(kind: str, name: str, *_stored_before_records):

@@ -23,7 +23,8 @@ What lock-step's order alone would not keep:
 - The database. A step that reads committed rows waits for the ticks before it to commit: a
   prompt whose recalled rows would be searched, a hard compaction. An agent whose memory job a
   tick asked for (compaction, dream) starts the next tick after that tick's commit, as in
-  lock-step, where jobs are fixed, and done inline, at the commit. A prompt of tick t shows what
+  lock-step, where jobs are fixed; they are done after it, on the thread the commits are written on
+  where there is one (`_commit_ready`, memories.jobs.Behind), else inline. A prompt of tick t shows what
   the jobs asked up to t - SHOW_LAG wrote, and waits for the commit that records the last of them
   (`_shown_ready`; SHOW_LAG is past any run_ahead, so it seldom does).
 - Barriers. Ticks that involve everyone (world/rules/dependency.py: overnight, spouse collision,
@@ -41,15 +42,18 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from queue import Empty, SimpleQueue
 from typing import Callable
 
+from django.db import connection
 from memories.ablation import off
 from memories.compaction import HARD, check_before_action, compaction_due_now
 from memories.context import hot_window, recall_cached, recall_terms
 from memories.dreams import dreams_tonight
 from memories.job_records import SHOW_LAG, Dreams
+from memories.jobs import Behind as WrittenBehind
 from voyage.engine import steps
 from voyage.engine.tick import place
 from voyage.engine.world import RunWorld
@@ -63,6 +67,7 @@ from world.rules.tick_order import ATTRITION, CHECK, DREAMS, EACH, NEXT, PROMPT,
 from world.time import is_overnight, plan_tick
 
 FIRST = EACH[0].number  # an agent's first step of a tick (the wake)
+WRITTEN = object()  # put on Stretch.arrived when the commit thread has written a tick
 # What a prompt of tick t shows of the memory jobs is fixed by tick t - SHOW_LAG (memories/job_records.py):
 # past any lead an agent may take, the tick that records those jobs has committed before its prompt.
 assert SHOW_LAG > MAX_RUN_AHEAD, "an agent running ahead would wait for a commit before most prompts"
@@ -148,6 +153,8 @@ class Stretch:
     job_agents: dict[int, set[int]] = field(default_factory=dict)
     places: dict[tuple[int, int], tuple] = field(default_factory=dict)
     work: Counter = field(default_factory=Counter)  # what the schedule did: examinations, steps, reaches
+    committer: ThreadPoolExecutor | None = field(default=None, init=False)  # the commit thread (`__enter__`)
+    writing: tuple | None = field(default=None, init=False)  # (writer, future) of the tick it is writing
 
     def __post_init__(self):
         # what an agent's step does, for each step of the table taken one agent at a time (EACH)
@@ -304,8 +311,14 @@ class Stretch:
 
     def _arrive(self, c: Cursor) -> None:
         """A call of the cursor's has come back: it may go on, and what its resolution touches may now
-        be known, which may let those it stood in the way of go."""
+        be known, which may let those it stood in the way of go. (Or the commit thread has written a
+        tick: `_committed`.)"""
         self.out -= 1
+        if c is WRITTEN:
+            w, future = self.writing
+            self.writing = None
+            self._committed(w, future.result())
+            return
         self.work["arrivals"] += 1
         self._wake(c)
         self._wake_waiters(c)
@@ -537,10 +550,13 @@ class Stretch:
 
     # --- what involves everyone ------------------------------------------------------------------
     def _commit_ready(self) -> bool:
-        world, run = self.world, self.world.run
+        """Commit the run's tick if everyone is past it: its rows are read off the world here
+        (TickWriter.prepare), then written on the commit thread, if there is one, while the agents
+        go on (the return of that write is an event like a call's: `_committed`); else here."""
+        run = self.world.run
         t = run.tick
         w = self.writers.get(t)
-        if w is None or (self.at_tick and self.low <= t):  # someone is still in tick t
+        if w is None or (self.at_tick and self.low <= t):  # someone is still in tick t (or it is being written)
             return False
         if (sleepers := self.sleepers.pop(t, None)) and not off(run, "dreams"):
             w.at(DREAMS)
@@ -549,7 +565,19 @@ class Stretch:
         active = self._active()
         slowest = min(c.tick for c in active)  # the tick the slowest agent is in, or is about to start
         leads = {c.agent.persona.key: max(0, c.working - slowest) for c in active if c.agent.alive}
-        w.commit(t + 1, self.memory, run_fields={"leads": _leads(run.leads, leads)})
+        prepared = w.prepare(t + 1, run_fields={"leads": _leads(run.leads, leads)})
+        if self.committer is None:
+            self._committed(w, w.write(prepared))
+        else:  # run.tick stays t until it is written: nothing that waits for the commit goes meanwhile
+            self.out += 1
+            self.writing = w, self.committer.submit(w.write, prepared)
+            self.writing[1].add_done_callback(lambda _: self.arrived.put(WRITTEN))
+        return True
+
+    def _committed(self, w: TickWriter, written) -> None:
+        """Tick w.start_tick is in the database: the run's tick moves on, and what waited for it goes."""
+        world, run, t = self.world, self.world.run, w.start_tick
+        w.finish(written, self.memory)
         self.job_agents.pop(t, None)
         waiting, self.for_commit = self.for_commit, set()
         for c in waiting:
@@ -559,8 +587,25 @@ class Stretch:
             steps.digest(world, w)
         if not self.on_commit(w):
             self.halted = True  # what ran ahead of this tick is thrown away with the world
-            return True
-        return True
+
+    # --- the commit thread -----------------------------------------------------------------------
+    def __enter__(self) -> "Stretch":
+        """With memory jobs done on a thread of their own (memories.jobs.Behind: not inside a
+        transaction, a test's, which another connection could neither see nor wait out), the
+        commits' writes go to that thread too, in turn with the jobs; on SQLite, where
+        TickWriter.write's ids stay off the rows until `finish`."""
+        if connection.vendor == "sqlite" and isinstance(self.memory, WrittenBehind):
+            self.committer = self.memory.thread
+        return self
+
+    def __exit__(self, *exc) -> None:
+        """A write still under way when the stretch stops on an error is let finish (and counted,
+        if it committed), so the run's tick says what the database holds."""
+        if self.writing is not None:
+            w, future = self.writing
+            self.writing = None
+            if future.exception() is None:
+                w.finish(future.result(), self.memory)
 
     def _barrier(self, t: int) -> bool:
         if t not in self.barriers:

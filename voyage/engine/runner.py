@@ -10,7 +10,7 @@ from typing import Callable
 from django.db import transaction
 
 from memories.digest import memory_sha256
-from memories.jobs import pending, queue_jobs, run_inline, unfinished
+from memories.jobs import behind, pending, queue_jobs, run_inline, unfinished
 from memories.models import DiaryEntry, Dream, Memory, MemorySummary
 from voyage.calls.factory import gateway_for
 from voyage.calls.usage import usage_summary
@@ -86,9 +86,11 @@ def advance(run: Run, until_tick: int, gateway: Gateway | None = None,
                 pause_itself(run, why)
                 break
             if ahead:  # out of order up to the next barrier tick (voyage/engine/ahead.py)
-                began, stretch = run.tick, Stretch(world, gateway, run.run_ahead, until_tick, memory, due, committed)
-                try:
-                    stretch.run()
+                began = run.tick
+                try:  # its memory jobs, and its commits' writes, on threads of their own (where they can be)
+                    with behind(world.memory, memory) as stretch_memory, \
+                            Stretch(world, gateway, run.run_ahead, until_tick, stretch_memory, due, committed) as stretch:
+                        stretch.run()
                 except FormRefused as exc:
                     pause_itself(run, str(exc))
                     break

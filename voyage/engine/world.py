@@ -11,6 +11,8 @@ from collections import deque
 from dataclasses import dataclass
 from functools import cached_property
 
+from django.db import connection
+
 from memories.context import hot_capacity, load_recalled
 from memories.models import Memory, TrustEntry
 from memories.working import WorkingMemory
@@ -62,6 +64,11 @@ class SinceDigest:
             self.notable.append(event.text)
 
 
+# An agent's newest rows, newest first (HotLine's fields).
+HOT_ROWS = (f"SELECT tick, kind, text, importance, depth, id FROM {Memory._meta.db_table} "
+            "WHERE agent_id = %s ORDER BY id DESC LIMIT %s")
+
+
 class RunWorld:
     def __init__(self, run: Run, minds: list[int] | None = None):
         """`minds`: the agents whose memory (hot window, working memory) to load; all by default.
@@ -100,10 +107,10 @@ class RunWorld:
         self.hot: dict[int, deque[HotLine]] = {}
         limit = hot_capacity(run)  # the hot window (and in the cached layout the log's slack)
         minds = list(self.agents) if minds is None else minds
-        for aid in minds:
-            rows = (Memory.objects.filter(agent_id=aid).order_by("-id")
-                    .values_list("tick", "kind", "text", "importance", "depth", "id")[:limit])
-            self.hot[aid] = deque((HotLine(*r) for r in reversed(rows)), maxlen=limit)
+        with connection.cursor() as cur:  # one cursor, one statement: at 2,048 agents the ORM's work per query took seconds
+            for aid in minds:
+                cur.execute(HOT_ROWS, [aid, limit])
+                self.hot[aid] = deque((HotLine(*r) for r in reversed(cur.fetchall())), maxlen=limit)
         self.memory = WorkingMemory(run, minds)  # compaction counters, summaries, latest dream
         load_recalled(self, [self.agents[aid] for aid in minds])  # the rows their committed recall states name
         last = Event.objects.filter(run=run).order_by("-seq").values_list("seq", flat=True).first()
