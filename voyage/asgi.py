@@ -18,8 +18,10 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from voyage.routing import websocket_urlpatterns  # noqa: E402
+from voyage.web.heap import freeze_startup_heap  # noqa: E402
 
 application = ProtocolTypeRouter({
     "http": ASGIStaticFilesHandler(django_http),
     "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
 })
+freeze_startup_heap()  # full collections then skip what lives as long as the process (voyage/web/heap.py)

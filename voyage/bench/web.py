@@ -4,7 +4,8 @@ Prints overview_p50_ms / _p95_ms, room_p50_ms / _p95_ms and inspector_p50_ms / _
 time of 20 loads each, through Django's full request handling in-process; a page that does not
 exist in this build is reported as null, with its name in `absent`), each page's queries per load
 (`overview_queries`: the last load's; `_queries_first`: the first's, which fills the page's caches)
-and its first load's time (`_first_ms`), lag_p50_ms / lag_p95_ms
+and its first load's time (`_first_ms`), this process's CPU time per load (`_cpu_p50_ms`, `_cpu_p95_ms`:
+the page's own cost, which a machine busy with other work does not stretch), lag_p50_ms / lag_p95_ms
 (from a tick's commit to each of its events reaching each websocket client, over loopback from
 daphne) and clients / received_share (the smallest share of the run's new events that any client
 received, in order, while a run advanced).
@@ -30,6 +31,7 @@ from voyage.engine.runner import advance, create_run
 from voyage.models import Event
 from voyage.records.timetravel import committed_as
 from voyage.web.costs import percentile
+from voyage.web.heap import freeze_startup_heap
 from world.models import Scenario
 
 LOADS = 20
@@ -140,6 +142,7 @@ def pages(run_id: int) -> dict:
 
     client = Client()
     client.force_login(get_user_model().objects.get(username=STAFF[0]))
+    freeze_startup_heap()  # as the web process does once started (voyage/asgi.py)
     room = (Event.objects.filter(run_id=run_id, kind="communicate").values("room__key").annotate(n=Count("id"))
             .order_by("-n").values_list("room__key", flat=True).first())
     agent = (Memory.objects.filter(run_id=run_id).values("agent__persona__key").annotate(n=Count("id"))
@@ -150,15 +153,17 @@ def pages(run_id: int) -> dict:
         try:
             resolve(path)
         except Resolver404:
-            figures[f"{name}_p50_ms"] = figures[f"{name}_p95_ms"] = figures[f"{name}_queries"] = None
+            for figure in ("p50_ms", "p95_ms", "cpu_p50_ms", "cpu_p95_ms", "queries"):
+                figures[f"{name}_{figure}"] = None
             absent.append(name)
             continue
-        times, queries = [], []
+        times, cpu, queries = [], [], []
         for _ in range(LOADS):
             with CaptureQueriesContext(connection) as captured:
-                began = time.perf_counter()
+                began, began_cpu = time.perf_counter(), time.process_time()
                 response = client.get(path, HTTP_HOST="127.0.0.1")
                 times.append((time.perf_counter() - began) * 1000)
+                cpu.append((time.process_time() - began_cpu) * 1000)
             queries.append(len(captured))
             if response.status_code != 200:
                 raise RuntimeError(f"bench: {path} answered {response.status_code}")
@@ -167,6 +172,8 @@ def pages(run_id: int) -> dict:
         times.sort()
         figures[f"{name}_p50_ms"] = round(percentile(times, 50), 1)
         figures[f"{name}_p95_ms"] = round(percentile(times, 95), 1)
+        cpu.sort()  # this process's CPU time: what the page costs, without the waits a busy machine adds
+        figures[f"{name}_cpu_p50_ms"], figures[f"{name}_cpu_p95_ms"] = (round(percentile(cpu, q), 1) for q in (50, 95))
     figures["absent"] = absent
     figures["events_in_run"] = Event.objects.filter(run_id=run_id).count()
     return figures

@@ -8,6 +8,8 @@ Staff see everything, monologues included. The context comes from the engine's o
 `memories.recall.recall`, so what this page shows is what the agent gets."""
 from __future__ import annotations
 
+import hashlib
+
 from django.db.models import Prefetch
 from django.core.exceptions import BadRequest
 from django.http import Http404
@@ -37,12 +39,13 @@ CALL_FIELDS = ("id", "tick", "purpose", "outcome", "detail", "answered", "prompt
 
 
 def run_agent(run_id: int, agent_key: str) -> tuple[Run, AgentState]:
-    run = get_object_or_404(Run.objects.select_related("scenario"), pk=run_id)
-    agent = (AgentState.objects.select_related("persona", "location", "destination")
-             .filter(run=run, persona__key=agent_key).first())
+    """The run and its agent from one query (a second only to say which of the two is missing)."""
+    agent = (AgentState.objects.select_related("run__scenario", "persona", "location", "destination")
+             .filter(run_id=run_id, persona__key=agent_key).first())
     if agent is None:
+        run = get_object_or_404(Run, pk=run_id)
         raise Http404(f"run {run.pk} has no agent {agent_key!r}")
-    return run, agent
+    return agent.run, agent
 
 
 def _page(request, run, agent, tab: str, template: str, **context):
@@ -53,21 +56,45 @@ def context_now(run: Run, agent_id: int):
     """The messages of the action call this agent would get at the run's current tick, and the ids of
     the rows recalled into them: built by the engine's own code on a freshly loaded world — after the
     memory jobs whose rows that call shows, as the engine has them done first (done here, as a fixture
-    export does them, if no worker has: seldom, they were asked SHOW_LAG ticks before)."""
+    export does them, if no worker has: seldom, they were asked SHOW_LAG ticks before). No schema:
+    the page shows the messages only."""
     world = RunWorld(run, minds=[agent_id])
     world.memory.ready(run.tick)
-    _, request = action_request(world, world.agents[agent_id], run.tick)
+    _, request = action_request(world, world.agents[agent_id], run.tick, schema=False)
     return request.messages, request.recalled
+
+
+def kept_context(run: Run, agent: AgentState, seq: int) -> tuple[list[dict], list[dict]]:
+    """context_now's messages and the rows recalled into them, kept in the cache. A prompt is a
+    function of what the run committed and its tick (docs/engine.md; the memory jobs it shows are
+    done before it whenever a worker gets to them), so it is kept under what moves when that does:
+    the run's tick and latest event seq (`seq`, feed.last_seq: an intervention between ticks is an
+    event), the run's and the agent's rows as they stand (parameters, the agent's recall state) and
+    the run's uuid. Building it loads a world: about half the page's time, and most of its queries."""
+    from django.core.cache import cache
+
+    rows = hashlib.sha1(repr((row_values(run), row_values(agent))).encode()).hexdigest()
+    key = f"voyage:context:v1:{run.uuid}:{agent.pk}:{run.tick}:{seq}:{rows}"
+
+    def build():
+        messages, recalled = context_now(run, agent.id)
+        return messages, _rows(agent, recalled)
+    return cache.get_or_set(key, build, timeout=3600)
+
+
+def row_values(row) -> tuple:
+    """A model row's stored values, every column: what a key made of them follows."""
+    return tuple(getattr(row, f.attname) for f in type(row)._meta.concrete_fields)
 
 
 @staff_required
 def agent_inspector(request, run_id: int, agent_key: str):
     run, agent = run_agent(run_id, agent_key)
-    messages, recalled = context_now(run, agent.id)
-    seq = last_seq(run.pk)  # what the climbs and ties read is kept under it
+    seq = last_seq(run.pk)  # the context, climbs and ties are kept under it
+    messages, recalled = kept_context(run, agent, seq)
     calls = LLMCall.objects.filter(run=run, agent=agent).order_by("-id").values(*CALL_FIELDS)[:CALLS_SHOWN]
     return _page(request, run, agent, "now", "web/agents_inspector.html",
-                 prompt=messages, recalled=_rows(agent, recalled), calls=list(calls), climbs=climbs_of(run, agent, seq),
+                 prompt=messages, recalled=recalled, calls=list(calls), climbs=climbs_of(run, agent, seq),
                  interviews=interviews_of(agent), model_health=agent_panel(run, agent.persona.key),
                  ties=ties_of(run, agent, seq), b=believability(run, agent.persona.key))
 

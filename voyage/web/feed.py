@@ -7,6 +7,8 @@ escapes it and the JavaScript inserts it with textContent.
 """
 from __future__ import annotations
 
+import hashlib
+
 from django.db.models import Max, Q
 
 from voyage.models import Event, LLMCall
@@ -105,11 +107,20 @@ def items_after(run_id: int, after_seq: int, after_call: int, limit: int = 500) 
 
 
 def recent_items(run_id: int, upto: tuple[int, int], *, kind: str = "", room: str = "", agent: str = "",
-                 limit: int = 200, names: dict[str, str] | None = None) -> list[dict]:
+                 limit: int = 200, names: dict[str, str] | None = None, run_uuid: str = "") -> list[dict]:
     """The newest `limit` items matching the filters, oldest first, up to the marks `upto` (last
     seq, last call id): the page's initial feed, which the websocket continues from those marks
     (without the cap, a tick committed between reading the marks and the items would show twice).
-    `names`: names_in(run_id), when the caller has read them already."""
+    `names`: names_in(run_id), when the caller has read them already. `run_uuid`: the run's, to keep
+    the items in the cache under: events and calls are only ever added, each as it stays, so the
+    items up to given marks never change (a page reloaded within a tick reads none of them again)."""
+    if run_uuid:
+        from django.core.cache import cache
+
+        filters = hashlib.sha1(repr((kind, room, agent)).encode()).hexdigest()  # as typed: any characters
+        key = f"voyage:feed-items:v1:{run_uuid}:{upto[0]}:{upto[1]}:{filters}:{limit}"
+        return cache.get_or_set(key, lambda: recent_items(run_id, upto, kind=kind, room=room, agent=agent,
+                                                          limit=limit, names=names), timeout=3600)
     events = Event.objects.filter(run_id=run_id, seq__lte=upto[0])
     calls = LLMCall.objects.filter(TROUBLE, run_id=run_id)
     if kind in CALL_KINDS:

@@ -146,7 +146,7 @@ def overview(request, run_id: int):
     for a in agents:
         a["ahead"] = leads["agents"].get(a["key"], "") if leads else ""
     items = feed.recent_items(run.pk, (last_seq, last_call), limit=FEED_LIMIT,
-                              names={key: c["name"] for key, c in cast.items()}, **filters)
+                              names={key: c["name"] for key, c in cast.items()}, run_uuid=str(run.uuid), **filters)
     usage = usage_of(run, last_call)
     kinds = sorted(set(Event.objects.filter(run=run).order_by().values_list("kind", flat=True).distinct())
                    | set(feed.CALL_KINDS))

@@ -13,7 +13,17 @@ TIES_SHOWN = 8
 
 
 def ties_of(run, agent, seq: int, k: int = TIES_SHOWN) -> list[dict]:
-    """`seq`: the run's latest event seq (feed.last_seq), under which the pairs are kept."""
+    """`seq`: the run's latest event seq (feed.last_seq). The pairs are read from the run's talk, which
+    only a new event changes, and the trust ledger, which only a tick's commit changes (with the run's
+    tick): so the ties are kept in the cache under both, and the run's uuid (a database that reuses a
+    deleted run's id never finds that run's ties)."""
+    from django.core.cache import cache
+
+    cache_key = f"voyage:ties:v1:{run.uuid}:{agent.pk}:{run.tick}:{seq}:{k}"
+    return cache.get_or_set(cache_key, lambda: read_ties(run, agent, seq, k), timeout=3600)
+
+
+def read_ties(run, agent, seq: int, k: int) -> list[dict]:
     key = agent.persona.key
     ties = strongest_ties(speech_graph([key], heard_pairs(run, agent, seq)), key, k)
     others = [o for o, _, _ in ties]
@@ -28,7 +38,8 @@ def heard_pairs(run, agent, seq: int) -> Counter:
     """(speaker, listener) -> utterances HEARD, for the pairs this agent is in. Reading them walks the
     run's talk, and only a new event can change them, so they are kept in the cache under the run's
     latest event seq (a tick's commit, an intervention's event: a new key, never a stale count),
-    and the run's uuid (a database that reuses a deleted run's id never finds that run's pairs)."""
+    and the run's uuid (a database that reuses a deleted run's id never finds that run's pairs): a tick
+    without a new event (a quiet night) does not read them again."""
     from django.core.cache import cache
 
     cache_key = f"voyage:heard-pairs:v1:{run.uuid}:{agent.pk}:{seq}"
