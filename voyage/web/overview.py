@@ -92,15 +92,13 @@ def usage_of(run: Run, last_call: int) -> dict:
     return {**usage, "projected_rest": costs.projected_rest(usage["total"]["cost"], run.tick, run.target_ticks)}
 
 
-def usage_tables_of(run: Run, upto_call: int | None = None) -> dict:
+def usage_tables_of(run: Run, upto_call: int) -> dict:
     """Totals by SQL (one row per purpose, agent and profile), latencies as one column for the
     percentiles: two queries for the tables by purpose, by agent and by model profile. `upto_call`:
     the calls up to that id only (feed.marks), so that both queries read the same calls while a run
     commits more between them (its first call of a kind would otherwise have a latency and no row)."""
     names = dict(AgentState.objects.filter(run=run).values_list("id", "persona__display_name"))
-    calls = LLMCall.objects.filter(run=run).order_by()
-    if upto_call is not None:
-        calls = calls.filter(id__lte=upto_call)
+    calls = LLMCall.objects.filter(run=run, id__lte=upto_call).order_by()
     groups = [(g["purpose"], g["agent_id"], g["profile"] or OFFLINE, g["n"], g["tokens"] or 0, float(g["cost"] or 0),
                g["failures"], g["retries"] or 0)
               for g in calls.values("purpose", "agent_id", "profile").annotate(
