@@ -35,6 +35,9 @@ def test_bench_concurrency_with_lognormal_latency():
     assert figures["ahead_s_per_sim_hour"] == pytest.approx(figures["ahead_wall_s"] * 20 / 3, rel=0.01)
     assert figures["tick_over_latency"] == pytest.approx(figures["lock_step_wall_s"] / 3 / 0.02, rel=0.01)
     assert 0 < figures["lock_step_in_flight_share"] <= 1 and 0 < figures["ahead_in_flight_share"] <= 1
+    # the CPU of the thread that ran the schedule, part of the process's
+    for half in ("lock_step", "ahead"):
+        assert 0 < figures[f"{half}_schedule_thread_cpu_s"] <= figures[f"{half}_cpu_s"]
     # lock-step waits, every tick, for its slowest call: the latencies were really drawn and served
     assert figures["lock_step_wall_s"] >= figures["lock_step_slowest_calls_s"] > 0
     assert figures["slowest_call_over_median"] > 1.5  # the slowest of 33 lognormal draws, far above the median

@@ -17,7 +17,8 @@ to gain, and it must not be below 1 by more than noise) and same_transcript.
 
 With `--latency lognormal:MEDIAN_MS:SIGMA` (lognormal_outer) the ticks run lock-step and then out of
 order with `--run-ahead` (2): per run the wall seconds per simulated hour (20 ticks), CPU seconds of
-this process, the share of the agents' time with a call out and of the wall time with none
+this process and of its thread that ran the schedule (`*_schedule_thread_cpu_s`; the rest is the
+gateway's threads and, out of order, the writes and memory jobs done behind), the share of the agents' time with a call out and of the wall time with none
 (docs/out-of-order.md); ahead_over_lock_step, same_transcript, and the out-of-order run's mean and
 maximum lead. The answers: the server's (`--policy fake-server`, the default), each after a latency
 drawn from that lognormal, seeded by the request's content (the same call waits the same time in
@@ -185,15 +186,16 @@ def lognormal_inner(latency: str, ticks: int, base_url: str | None, run_ahead: i
         run = create_run(world, seed=1912, schedule=Run.SIMULTANEOUS, target_ticks=ticks, profile=profile,
                          run_ahead=ahead)
         meter = InFlightMeter(gateway(run))
-        began, cpu = time.perf_counter(), time.process_time()
+        began, cpu, own = time.perf_counter(), time.process_time(), time.thread_time()
         advance(run, ticks, gateway=meter, memory_inline=policy != "fake-server")
-        wall, cpu = time.perf_counter() - began, time.process_time() - cpu
+        wall, cpu, own = time.perf_counter() - began, time.process_time() - cpu, time.thread_time() - own
         agents_n = AgentState.objects.filter(run=run).count()
         figures["agents"] = agents_n
         shares = meter.figures(wall, agents_n)
         figures[f"{name}_s_per_sim_hour"] = round(wall / (ticks / TICKS_PER_HOUR), 3)
         figures[f"{name}_wall_s"] = round(wall, 3)
         figures[f"{name}_cpu_s"] = round(cpu, 3)
+        figures[f"{name}_schedule_thread_cpu_s"] = round(own, 3)  # the rest: the gateway's threads, the writes behind
         for key in ("in_flight_share", "no_call_in_flight_share"):
             figures[f"{name}_{key}"] = shares[key]
         if name == "lock_step":
