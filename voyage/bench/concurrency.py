@@ -20,11 +20,12 @@ order with `--run-ahead` (2): per run the wall seconds per simulated hour (20 ti
 this process and of its thread that ran the schedule (`*_schedule_thread_cpu_s`; the rest is the
 gateway's threads and, out of order, the writes and memory jobs done behind), the share of the
 agents' time with a call out and of the wall time with none (docs/out-of-order.md);
-ahead_over_lock_step, same_transcript, and the out-of-order run's mean and maximum lead. The answers: the server's (`--policy fake-server`, the default), each after a latency
-drawn from that lognormal, seeded by the request's content (the same call waits the same time in
-every run); or with `--policy offline` the offline policy's, each after the latency `bench ahead`
-draws for it (voyage/bench/latent.py), so that `bench ahead` with the same scenario computes the
-ceiling of the very same trace. `--scenario` and `--agents` (a grown copy) choose the world.
+ahead_over_lock_step, same_transcript, and the out-of-order run's mean and maximum lead. The
+answers: the server's (`--policy fake-server`, the default), each after a latency drawn from that
+lognormal, seeded by the request's content (the same call waits the same time in every run); or
+with `--policy offline` the offline policy's, each after the latency `bench ahead` draws for it
+(voyage/bench/latent.py), so that `bench ahead` with the same scenario computes the ceiling of the
+very same trace. `--scenario` and `--agents` (a grown copy) choose the world.
 
 gateway_floor_over_latency: the last timed tick's action prompts sent again, all at once, through
 the same gateway with no engine work around them (the median of 5 rounds after a warm-up), over one
