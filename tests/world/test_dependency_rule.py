@@ -10,7 +10,8 @@ from django.core.management.base import CommandError
 from voyage.bench.ahead import SAME_ROOM_UNSAFE, AgentTick, Near, TickTrace, _draws, _turns, clocks
 from voyage.management.commands.bench import parse_lognormal
 from world.rules.actions import Action, ActionFail
-from world.rules.dependency import Balls, Behind, answered, attrition_possible, barrier, reach, turn_of, within_reach
+from world.rules.dependency import (Balls, Behind, answered, attrition_possible, barrier, latest_within, reach, turn_of,
+                                   within_reach)
 from world.rules.tick_order import ATTRITION, CHECK, EACH, NEXT, PROMPT, REFLECT, RESOLVE, WAKE
 
 FIRST = EACH[0].number
@@ -233,19 +234,8 @@ def test_what_is_clear_stays_clear_as_those_behind_move_on():
     its next step (walking one exit at a resolution, within its answer; waking; falling asleep),
     never reaches further than it could before. Seeded random situations on the corridor."""
     rng = random.Random(11)
-    steps = [s.number for s in EACH]
-    for _ in range(3000):
-        room, tick = rng.choice(list(NEIGHBOURS)), rng.randint(10, 12)
-        step, asleep = rng.choice(steps), rng.random() < 0.3
-        busy = rng.randint(8, 14) if asleep else 0
-        action = rng.choice([ActionFail(""), act("move"), act("communicate", "shout"), act("interact")])
-        turn = answered(room, NEIGHBOURS, action) if step == RESOLVE and rng.random() < 0.5 and not asleep else None
-        o = behind(room, tick, step, place=(bytes([rng.randint(0, 9)]),), asleep=asleep, busy_until=busy,
-                   turn=(lambda t=turn: t) if turn else None)
-        key = (rng.randint(tick, 14), rng.choice(steps), (bytes([rng.randint(0, 9)]),))
-        wakes = key[1] == WAKE and rng.random() < 0.5
-        if (o.tick, o.step, o.place if o.tick == key[0] else ()) >= key:
-            continue
+    for o, key, wakes, turn in _situations(rng, 3000):
+        room, asleep, busy = o.room, o.asleep, o.busy_until
         before = reach(o, key, BALLS, wakes)
         # its next step
         nxt_tick, nxt_step = (o.tick, NEXT[o.step]) if o.step in NEXT else (o.tick + 1, FIRST)
@@ -261,3 +251,45 @@ def test_what_is_clear_stays_clear_as_those_behind_move_on():
         if (after.tick, after.step, after.place if after.tick == key[0] else ()) >= key:
             continue  # past the key: no longer behind it
         assert reach(after, key, BALLS, wakes) <= before, (o, after, key, wakes)
+
+
+def _situations(rng: random.Random, n: int):
+    """`n` seeded random situations on the corridor: an agent behind a step's key (o), the key, whether
+    the step wakes its agent, and the agent's answered turn (if its answer is in)."""
+    steps = [s.number for s in EACH]
+    for _ in range(n):
+        room, tick = rng.choice(list(NEIGHBOURS)), rng.randint(10, 12)
+        step, asleep = rng.choice(steps), rng.random() < 0.3
+        busy = rng.randint(8, 14) if asleep else 0
+        action = rng.choice([ActionFail(""), act("move"), act("communicate", "shout"), act("interact")])
+        turn = answered(room, NEIGHBOURS, action) if step == RESOLVE and rng.random() < 0.5 and not asleep else None
+        o = behind(room, tick, step, place=(bytes([rng.randint(0, 9)]),), asleep=asleep, busy_until=busy,
+                   turn=(lambda t=turn: t) if turn else None)
+        key = (rng.randint(tick, 14), rng.choice(steps), (bytes([rng.randint(0, 9)]),))
+        if (o.tick, o.step, o.place if o.tick == key[0] else ()) < key:
+            yield o, key, key[1] == WAKE and rng.random() < 0.5, turn
+
+
+def test_an_agent_reaches_no_further_than_one_exit_beyond_its_ticks_to_go():
+    """The engine looks for those in the way nearest first, and from `exits` away only at those in a
+    tick early enough to walk there (Stretch._nobody_reaches): sound only if no reach goes further.
+    Every room an agent's reach touches is within latest_within of its tick."""
+    rng, seen = random.Random(12), 0
+    for o, key, wakes, _ in _situations(rng, 3000):
+        for room in reach(o, key, BALLS, wakes):
+            exits = next(d for d, shell in enumerate(BALLS.shells(frozenset((o.room,)), 6)) if room in shell)
+            assert o.tick <= latest_within(key[0], exits), (o, key, room, exits)
+            seen += exits > 0
+    assert seen > 1000  # reaches past its own room were among them
+    assert latest_within(10, 1) == 10 and latest_within(10, 2) == 9  # one exit in its tick, two from the tick before
+
+
+def test_the_shells_of_rooms_are_their_balls_ring_by_ring():
+    rooms = frozenset((1, 7))
+    shells = BALLS.shells(rooms, 3)
+    assert shells == (rooms, frozenset((2,)), frozenset((3,)), frozenset((4,)))
+    for radius in range(4):
+        ball = BALLS.of(1, radius) | BALLS.of(7, radius)
+        assert frozenset().union(*shells[:radius + 1]) == ball
+    assert sum(len(s) for s in shells) == len(frozenset().union(*shells))  # each room once
+    assert BALLS.shells(rooms, 3) is shells  # computed once

@@ -61,8 +61,8 @@ from voyage.engine.writer import TickWriter
 from voyage.gateway.base import Gateway
 from voyage.models import MAX_RUN_AHEAD, LLMCall
 from world.rules.actions import ActionFail, parse_action
-from world.rules.dependency import (NOWHERE, Balls, Behind, Turn, answered, attrition_possible, barrier, reach, still,
-                                    walking_on)
+from world.rules.dependency import (NOWHERE, Balls, Behind, Turn, answered, attrition_possible, barrier,
+                                    latest_within, reach, still, walking_on)
 from world.rules.tick_order import ATTRITION, CHECK, DREAMS, EACH, NEXT, PROMPT, REFLECT, RESOLVE, WAKE
 from world.time import is_overnight, plan_tick
 
@@ -110,6 +110,7 @@ class Cursor:
     done: bool = field(init=False, default=False)  # dead, and past the tick it died in (Stretch._recount)
     clear_to: tuple = field(init=False, default=())  # its own room is clear of those behind up to this key
     clear_room: int | None = field(init=False, default=None)  # (Stretch._clear: it stays clear)
+    blocker: Cursor | None = field(init=False, default=None)  # the last cursor found in its way (_nobody_reaches)
 
     def __post_init__(self):
         self.key = (self.tick, self.step, self.place)
@@ -635,22 +636,33 @@ class Stretch:
         return self._nobody_reaches(c, key, rooms, wakes)
 
     def _nobody_reaches(self, c: Cursor, key: tuple, rooms: set[int], wakes: bool) -> bool:
+        """No cursor behind `key` reaches one of `rooms`? The one last found in the cursor's way is asked
+        first: it is often still there (its call is still out, or it has yet to resolve), and one
+        reach settles it where a scan of everyone near would."""
+        o = c.blocker
+        if o is not None and not o.done and o.key < key:
+            self.work["reach"] += 1
+            if self._reach(o, key, wakes) & rooms:
+                self.work["in the way again"] += 1
+                self.why = ("cursor", o)
+                return False
         radius = key[0] - self.low + 1  # no agent behind can reach further (dependency.reach)
-        if len(rooms) == 1:
-            near = self.balls.of(next(iter(rooms)), radius)
-        else:
-            near = set().union(*(self.balls.of(r, radius) for r in rooms))
         in_room, by_agent = self.world.in_room, self.by_agent
         self.work["clear"] += 1
-        for rid in near:  # only those who stand near enough to matter (RunWorld.in_room: where each is)
-            for aid in in_room.get(rid, ()):
-                o = by_agent.get(aid)
-                if o is None or o is c or o.done or o.key >= key:
-                    continue
-                self.work["reach"] += 1
-                if self._reach(o, key, wakes) & rooms:
-                    self.why = ("cursor", o)
-                    return False
+        # only those who stand near enough to matter (RunWorld.in_room: where each is), nearest first;
+        # from `exits` away, only one far enough behind in ticks to walk the rest
+        for exits, shell in enumerate(self.balls.shells(frozenset(rooms), radius)):
+            latest = latest_within(key[0], exits)
+            for rid in shell:
+                for aid in in_room.get(rid, ()):
+                    o = by_agent.get(aid)
+                    if o is None or o is c or o.done or o.key >= key or o.tick > latest:
+                        continue
+                    self.work["reach"] += 1
+                    if self._reach(o, key, wakes) & rooms:
+                        self.why = ("cursor", o)
+                        c.blocker = o
+                        return False
         return True
 
     def _reach(self, o: Cursor, key: tuple, wakes: bool = False) -> frozenset[int]:

@@ -94,6 +94,7 @@ class Balls:
     def __init__(self, neighbours: Mapping[int, Sequence[int]]):
         self.neighbours = neighbours
         self._balls: dict[tuple[int, int], frozenset[int]] = {}
+        self._shells: dict[tuple[frozenset[int], int], tuple[frozenset[int], ...]] = {}
 
     def of(self, room: int, radius: int) -> frozenset[int]:
         ball = self._balls.get((room, radius))
@@ -104,6 +105,19 @@ class Balls:
                 ball |= edge
             ball = self._balls[(room, radius)] = frozenset(ball)
         return ball
+
+    def shells(self, rooms: frozenset[int], radius: int) -> tuple[frozenset[int], ...]:
+        """The rooms within `radius` exits of `rooms`, by their distance from the nearest of them: the
+        rooms themselves, then those one exit away, and so on to `radius`; each computed once."""
+        found = self._shells.get((rooms, radius))
+        if found is None:
+            seen, edge, found = set(rooms), set(rooms), [rooms]
+            for _ in range(radius):
+                edge = {n for r in edge for n in self.neighbours[r]} - seen
+                seen |= edge
+                found.append(frozenset(edge))
+            found = self._shells[(rooms, radius)] = tuple(found)
+        return found
 
 
 class Behind(NamedTuple):
@@ -146,6 +160,13 @@ def reach(o: Behind, key: tuple, balls: Balls, wakes: bool = False) -> frozenset
         if known.rooms <= {o.room}:  # it stays
             return known.touches | balls.of(o.room, last - first)
     return balls.of(o.room, last - first + 1)
+
+
+def latest_within(tick: int, exits: int) -> int:
+    """The latest tick an agent standing `exits` exits from a room may be in and still reach it by a
+    step of `tick`: `reach` touches at most one exit beyond the resolutions it may make, one a tick
+    from the start of its own (so an agent in `tick` reaches one exit, in the tick before two)."""
+    return tick + 1 - exits
 
 
 def _has(o: Behind, key: tuple, step: int) -> bool:
