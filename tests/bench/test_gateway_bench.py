@@ -47,7 +47,29 @@ def test_bench_concurrency_with_lognormal_latency():
                                                             rel=0.01)
 
 
+def test_bench_concurrency_in_rounds_alternates_the_halves_in_fresh_processes():
+    """Each half in a process of its own, lock-step first in the first round and out of order first in
+    the second: each round's ratio is of two runs side by side in time, and the median is printed."""
+    out = io.StringIO()
+    call_command("bench", "concurrency", "--latency", "lognormal:20:0.6", "--ticks", "2", "--rounds", "2",
+                 "--policy", "offline", stdout=out)
+    figures = json.loads(out.getvalue().strip().splitlines()[-1])
+    assert figures["rounds"] == 2 and figures["first_in_round"] == ["lock_step", "ahead"]
+    for half in ("lock_step", "ahead"):
+        for key in ("wall_s", "cpu_s", "schedule_thread_cpu_s"):
+            assert len(figures[f"{half}_{key}"]) == 2 and all(v > 0 for v in figures[f"{half}_{key}"])
+    ratios = [a / b for a, b in zip(figures["ahead_cpu_s"], figures["lock_step_cpu_s"])]
+    assert figures["cpu_ratios"] == pytest.approx(ratios, abs=0.002)
+    assert figures["cpu_ratio_median"] == pytest.approx(sum(ratios) / 2, abs=0.002)
+    walls = [a / b for a, b in zip(figures["lock_step_wall_s"], figures["ahead_wall_s"])]
+    assert figures["ahead_over_lock_step"] == pytest.approx(sum(walls) / 2, abs=0.002)
+    assert figures["same_transcript"] is True and len(figures["load_avg"]) == 4  # four processes, one transcript
+    assert figures["calls"] > 0 and figures["agents"] == 33
+
+
 @pytest.mark.parametrize("args, words", [
+    (["--latency", "lognormal:20:0.6", "--rounds", "0"], "--rounds must be at least 1"),
+    (["--latency-ms", "20", "--rounds", "2"], "--rounds goes with --latency"),
     (["--latency", "normal:20:0.6"], "write lognormal:MEDIAN_MS:SIGMA"),
     (["--latency", "lognormal:0:0.6"], "median must be more than 0"),
     (["--latency", "lognormal:20"], "a median in ms and a sigma"),

@@ -58,6 +58,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SERVER = ROOT / "voyage" / "bench" / "fake_openai_server.py"
 TICKS_PER_HOUR = 60 // MINUTES_PER_TICK  # 20: a simulated hour
 AHEAD = 2  # the constant-latency benchmark's out-of-order run: the default run_ahead
+HALVES = ("lock_step", "ahead")  # the lognormal benchmark's two runs: run_ahead 0, then the option's
 
 
 def outer(latency_ms: float, ticks: int) -> dict:
@@ -65,12 +66,46 @@ def outer(latency_ms: float, ticks: int) -> dict:
 
 
 def lognormal_outer(latency: str, ticks: int, run_ahead: int = 2, scenario: str = "1912", agents: int | None = None,
-                    policy: str = "fake-server") -> dict:
+                    policy: str = "fake-server", half: str | None = None) -> dict:
     inner_args = ["--latency", latency, "--ticks", str(ticks), "--run-ahead", str(run_ahead), "--scenario", scenario,
-                  "--policy", policy, *(["--agents", str(agents)] if agents else [])]
+                  "--policy", policy, *(["--agents", str(agents)] if agents else []), *(["--half", half] if half else [])]
     if policy == "fake-server":
         return _with_server(["--latency", latency], inner_args)
     return _fresh_db(inner_args, None)
+
+
+def lognormal_rounds(latency: str, ticks: int, rounds: int, run_ahead: int = 2, scenario: str = "1912",
+                     agents: int | None = None, policy: str = "fake-server") -> dict:
+    """`rounds` rounds of the two halves, each half in a fresh process on a fresh database, their order
+    alternating (lock-step first in the first round, out of order first in the second, and so on). On
+    a shared machine whose speed drifts by the hour, one round's ratio compares two runs taken side by
+    side in time, and the median of the rounds' is not one moment's. Prints each half's figures and
+    each round's ratios as lists, round by round, and their medians."""
+    per_round = []
+    for n in range(rounds):
+        order = HALVES if n % 2 == 0 else HALVES[::-1]
+        per_round.append({half: lognormal_outer(latency, ticks, run_ahead, scenario, agents, policy, half)
+                          for half in order})
+    first = per_round[0]
+    figures = {key: first["lock_step"][key] for key in ("bench", "latency", "scenario", "policy", "ticks", "run_ahead",
+                                                        "agents", "calls", "latency_p50_ms")}
+    figures["rounds"] = rounds
+    figures["first_in_round"] = [next(iter(r)) for r in per_round]  # which half ran first
+    for half in HALVES:
+        for key in ("wall_s", "cpu_s", "schedule_thread_cpu_s"):
+            figures[f"{half}_{key}"] = [r[half][f"{half}_{key}"] for r in per_round]
+    figures["cpu_ratios"] = [round(r["ahead"]["ahead_cpu_s"] / r["lock_step"]["lock_step_cpu_s"], 3)
+                             for r in per_round]
+    figures["cpu_ratio_median"] = round(statistics.median(figures["cpu_ratios"]), 3)
+    figures["wall_ratios"] = [round(r["lock_step"]["lock_step_wall_s"] / r["ahead"]["ahead_wall_s"], 3)
+                              for r in per_round]
+    figures["ahead_over_lock_step"] = round(statistics.median(figures["wall_ratios"]), 3)
+    figures["lead_mean"] = [r["ahead"]["lead_mean"] for r in per_round]
+    hashes = {r[half]["transcript_sha256"] for r in per_round for half in HALVES}
+    figures["same_transcript"] = len(hashes) == 1
+    figures["transcript_sha256"] = first["ahead"]["transcript_sha256"]
+    figures["cpus"], figures["load_avg"] = os.cpu_count(), [r[half]["load_avg"] for r in per_round for half in HALVES]
+    return figures
 
 
 def _with_server(server_args: list[str], inner_args: list[str]) -> dict:
@@ -160,9 +195,10 @@ def gateway_floor(run: Run, tick: int, rounds: int = 5) -> float:
 
 
 def lognormal_inner(latency: str, ticks: int, base_url: str | None, run_ahead: int = 2, scenario: str = "1912",
-                    agents: int | None = None, policy: str = "fake-server") -> dict:
+                    agents: int | None = None, policy: str = "fake-server", halves: tuple[str, ...] = HALVES) -> dict:
     """Ticks 0 to `ticks` of the scenario (seed 1912, simultaneous), lock-step and then out of order
-    with `run_ahead`, after a two-tick warm-up run (this process's first queries and connections).
+    with `run_ahead` (or only one of them: `halves`), after a two-tick warm-up run (this process's first
+    queries and connections).
     The answers: the fake server's, after its lognormal latencies (seeded by the request), or with
     `policy` offline the offline policy's, after bench ahead's latencies (voyage/bench/latent.py), with
     memory jobs inline as bench ahead's trace does them, so that its ceiling is this run's."""
@@ -183,7 +219,8 @@ def lognormal_inner(latency: str, ticks: int, base_url: str | None, run_ahead: i
     figures = {"bench": "concurrency", "latency": latency, "scenario": scenario, "policy": policy, "ticks": ticks,
                "run_ahead": run_ahead}
     hashes = {}
-    for name, ahead in (("lock_step", 0), ("ahead", run_ahead)):
+    for name in halves:
+        ahead = 0 if name == "lock_step" else run_ahead
         run = create_run(world, seed=1912, schedule=Run.SIMULTANEOUS, target_ticks=ticks, profile=profile,
                          run_ahead=ahead)
         meter = InFlightMeter(gateway(run))
@@ -208,9 +245,10 @@ def lognormal_inner(latency: str, ticks: int, base_url: str | None, run_ahead: i
             figures["lead_mean"] = round(run.leads["sum"] / run.leads["n"], 3) if run.leads.get("n") else 0.0
             figures["lead_max"] = run.leads.get("max", 0)
         hashes[name] = transcript_sha256(run)
-    figures["ahead_over_lock_step"] = round(figures["lock_step_wall_s"] / figures["ahead_wall_s"], 3)
-    figures["same_transcript"] = hashes["lock_step"] == hashes["ahead"]
-    figures["transcript_sha256"] = hashes["ahead"]
+    if len(hashes) == 2:
+        figures["ahead_over_lock_step"] = round(figures["lock_step_wall_s"] / figures["ahead_wall_s"], 3)
+        figures["same_transcript"] = hashes["lock_step"] == hashes["ahead"]
+    figures["transcript_sha256"] = hashes[halves[-1]]
     figures["cpus"], figures["load_avg"] = os.cpu_count(), round(os.getloadavg()[0], 2)
     return figures
 

@@ -4,7 +4,7 @@
     python manage.py bench memory --days 3 [--layout cached]
     python manage.py bench concurrency --latency-ms 200 --ticks 5
     python manage.py bench concurrency --latency lognormal:1000:0.6 [--ticks 40] [--run-ahead 2] [--scenario 1912]
-        [--agents N] [--policy fake-server|offline]
+        [--agents N] [--policy fake-server|offline] [--rounds N]
     python manage.py bench worker --runs 4 --workers 2 --ticks 200
     python manage.py bench realmodel --ticks 3
     python manage.py bench web --days 3 --clients 50
@@ -74,6 +74,10 @@ class Command(BaseCommand):
                                  "server); concurrency --latency: who answers (fake-server; offline: the offline policy "
                                  "after bench ahead's latencies)")
         parser.add_argument("--run-ahead", type=int, help="concurrency --latency: the out-of-order run's run_ahead (2)")
+        parser.add_argument("--rounds", type=int,
+                            help="concurrency --latency: rounds of the two runs, each in a fresh process, their order "
+                                 "alternating; prints each round's figures and the median ratios")
+        parser.add_argument("--half", choices=concurrency.HALVES, help="(internal) concurrency --latency: one run only")
 
     def handle(self, *args, **options):
         which = options["which"]
@@ -129,8 +133,15 @@ def bench_concurrency(o):
         world = dict(run_ahead=ahead, scenario=o["scenario"] or "1912", agents=o["agents"],
                      policy=o["policy"] or "fake-server")
         if o["inner"]:
-            return concurrency.lognormal_inner(o["latency"], ticks, o["base_url"], **world)
+            halves = (o["half"],) if o["half"] else concurrency.HALVES
+            return concurrency.lognormal_inner(o["latency"], ticks, o["base_url"], **world, halves=halves)
+        if o["rounds"] is not None:
+            if o["rounds"] < 1:
+                raise CommandError("--rounds must be at least 1")
+            return concurrency.lognormal_rounds(o["latency"], ticks, o["rounds"], **world)
         return concurrency.lognormal_outer(o["latency"], ticks, **world)
+    if o["rounds"] is not None:
+        raise CommandError("--rounds goes with --latency lognormal:MEDIAN_MS:SIGMA")
     ticks = ticks_of(o, DEFAULT_TICKS["concurrency"])
     if o["latency_ms"] <= 0 or ticks < 1:
         raise CommandError("--latency-ms must be positive and --ticks at least 1")
