@@ -4,8 +4,13 @@ and the calls are lock-step's, and agents do run ahead.
 The offline policy and replay answer at once, and a run on them keeps to lock-step (nothing to
 overlap); here their answers come back after short seeded latencies (voyage/bench/latent.py), so
 that calls are out while others resolve, and answers arrive in an order of their own."""
+import math
+import random
+import threading
+import time
 from collections import Counter, deque
 from concurrent.futures import Future
+from queue import SimpleQueue
 
 import pytest
 
@@ -257,3 +262,26 @@ def test_the_work_of_one_event_does_not_grow_with_the_world(monkeypatch):
     mean_small, mean_large = sum(small) / len(small), sum(large) / len(large)
     assert mean_large < 2 * mean_small, (mean_small, mean_large)
     assert sorted(large)[len(large) // 2] <= 2 * sorted(small)[len(small) // 2] + 2
+
+
+def test_the_returns_gather_for_a_twentieth_of_a_calls_median_latency():
+    """Waking for each return cost the schedule's thread CPU: it lets them gather for GATHER of the
+    median latency of the calls that came back (their geometric mean), then takes what came, and
+    blocks only if nothing did."""
+    stretch = Stretch.__new__(Stretch)
+    stretch.took, stretch.log_latency, stretch.work, stretch.arrived = deque(), None, Counter(), SimpleQueue()
+    assert stretch._gather() == 0.0  # nothing has come back yet: no pause
+    rng = random.Random(3)
+    stretch.took.extend(rng.lognormvariate(math.log(0.4), 0.6) for _ in range(400))
+    assert stretch._gather() == pytest.approx(ahead.GATHER * 0.4, rel=0.25)  # the median's share, not the mean's
+    assert not stretch.took  # each latency read once
+    stretch.took.extend([0.02] * 400)  # the model got faster: the pause follows
+    assert stretch._gather() == pytest.approx(ahead.GATHER * 0.02, rel=0.05)
+    stretch.took.extend([1.0] * 400)
+    threading.Timer(0.01, stretch.arrived.put, ("came while it waited",)).start()
+    began = time.monotonic()
+    assert stretch._await() == "came while it waited"
+    assert ahead.GATHER * 1.0 - 0.005 <= time.monotonic() - began < 1.0  # the pause, and no more waiting
+    assert stretch.work == {"gathered": 1}
+    threading.Timer(0.12, stretch.arrived.put, ("came after",)).start()
+    assert stretch._await() == "came after" and stretch.work == {"gathered": 2, "blocked": 1}

@@ -41,7 +41,9 @@ same transcript; work done ahead of it is done again.
 from __future__ import annotations
 
 import heapq
-from collections import Counter
+import math
+import time
+from collections import Counter, deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from queue import Empty, SimpleQueue
@@ -67,6 +69,7 @@ from world.rules.tick_order import ATTRITION, CHECK, DREAMS, EACH, NEXT, PROMPT,
 from world.time import is_overnight, plan_tick
 
 FIRST = EACH[0].number  # an agent's first step of a tick (the wake)
+GATHER = 0.05  # of a call's median latency: how long the returns gather before the schedule takes them
 WRITTEN = object()  # put on Stretch.arrived when the commit thread has written a tick
 # What a prompt of tick t shows of the memory jobs is fixed by tick t - SHOW_LAG (memories/job_records.py):
 # past any lead an agent may take, the tick that records those jobs has committed before its prompt.
@@ -189,6 +192,8 @@ class Stretch:
         for c in self.cursors:
             self._recount(c)
         self.arrived: SimpleQueue = SimpleQueue()  # cursors whose call came back (from the calls' threads)
+        self.took: deque[float] = deque()  # how long each call that came back took (from the calls' threads)
+        self.log_latency: float | None = None  # the log of a call's median latency, as far as seen (`_gather`)
         self.out = 0  # calls started whose return has not been taken from `arrived`
         for c in self.cursors:
             self._wake(c)
@@ -215,8 +220,30 @@ class Stretch:
 
     # --- the loop ------------------------------------------------------------------------------
     def _await(self) -> Cursor:
-        """The next cursor whose call has come back (blocks until one has)."""
+        """The next cursor whose call has come back: those that came back while the thread let them
+        gather (`_gather`), else the next to come (blocks until one has)."""
+        if (pause := self._gather()) > 0:
+            self.work["gathered"] += 1
+            time.sleep(pause)
+            try:
+                return self.arrived.get_nowait()
+            except Empty:
+                pass
+        self.work["blocked"] += 1
         return self.arrived.get()
+
+    def _gather(self) -> float:
+        """How long to let the calls' returns gather before taking them: GATHER of a call's median
+        latency (the running geometric mean of those that came back, the median of a lognormal).
+        Each time this thread sleeps and wakes again it pays in CPU; taken one by one, as they come
+        back at a second's latency, the returns made it wake for each. A return that comes while it
+        waits waits at most that long, and most not at all (docs/out-of-order.md)."""
+        took = self.took
+        while took:
+            seconds = took.popleft()
+            log = math.log(max(seconds, 1e-4))
+            self.log_latency = log if self.log_latency is None else self.log_latency + (log - self.log_latency) / 32
+        return 0.0 if self.log_latency is None else GATHER * math.exp(self.log_latency)
 
     def _active(self) -> list[Cursor]:
         return [c for c in self.cursors if not c.done]
@@ -305,9 +332,16 @@ class Stretch:
                     self._wake(w)
 
     def _call(self, c: Cursor, future):
-        """A call the cursor started: its return wakes the cursor (`arrived`, from the call's thread)."""
+        """A call the cursor started: its return wakes the cursor (`arrived`, from the call's thread),
+        and says how long it took (`took`, for `_gather`)."""
         self.out += 1
-        future.add_done_callback(lambda _: self.arrived.put(c))
+        began = time.monotonic()
+
+        def back(_):
+            self.took.append(time.monotonic() - began)
+            self.arrived.put(c)
+
+        future.add_done_callback(back)
         return future
 
     def _arrive(self, c: Cursor) -> None:
