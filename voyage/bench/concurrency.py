@@ -25,7 +25,9 @@ answers: the server's (`--policy fake-server`, the default), each after a latenc
 lognormal, seeded by the request's content (the same call waits the same time in every run); or
 with `--policy offline` the offline policy's, each after the latency `bench ahead` draws for it
 (voyage/bench/latent.py), so that `bench ahead` with the same scenario computes the ceiling of the
-very same trace. `--scenario` and `--agents` (a grown copy) choose the world.
+very same trace. `--scenario` and `--agents` (a grown copy) choose the world. With `--rounds N`
+(lognormal_rounds) each half runs alone in a fresh process, the two alternating, N rounds: each
+round's ratios and their medians, for a machine whose speed drifts.
 
 gateway_floor_over_latency: the last timed tick's action prompts sent again, all at once, through
 the same gateway with no engine work around them (the median of 5 rounds after a warm-up), over one
