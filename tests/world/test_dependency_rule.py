@@ -10,6 +10,7 @@ from django.core.management.base import CommandError
 from voyage.bench.ahead import SAME_ROOM_UNSAFE, AgentTick, Near, TickTrace, _draws, _turns, clocks
 from voyage.management.commands.bench import parse_lognormal
 from world.rules.actions import Action, ActionFail
+from world.rules import dependency
 from world.rules.dependency import (Balls, Behind, answered, attrition_possible, barrier, latest_within, reach, turn_of,
                                    within_reach)
 from world.rules.tick_order import ATTRITION, CHECK, EACH, NEXT, PROMPT, REFLECT, RESOLVE, WAKE
@@ -284,7 +285,7 @@ def test_an_agent_reaches_no_further_than_one_exit_beyond_its_ticks_to_go():
     assert latest_within(10, 1) == 10 and latest_within(10, 2) == 9  # one exit in its tick, two from the tick before
 
 
-def test_the_shells_of_rooms_are_their_balls_ring_by_ring():
+def test_the_shells_of_rooms_are_their_balls_ring_by_ring(monkeypatch):
     rooms = frozenset((1, 7))
     shells = BALLS.shells(rooms, 3)
     assert shells == (rooms, frozenset((2,)), frozenset((3,)), frozenset((4,)))
@@ -293,3 +294,11 @@ def test_the_shells_of_rooms_are_their_balls_ring_by_ring():
         assert frozenset().union(*shells[:radius + 1]) == ball
     assert sum(len(s) for s in shells) == len(frozenset().union(*shells))  # each room once
     assert BALLS.shells(rooms, 3) is shells  # computed once
+    monkeypatch.setattr(dependency, "SHELLS_KEPT", 5)
+    few = Balls(NEIGHBOURS)
+    for room in NEIGHBOURS:  # more than it keeps: the cache starts again, and the answers stay the same
+        for radius in range(4):
+            with_room = frozenset((room,))
+            assert few.shells(with_room, radius) == BALLS.shells(with_room, radius)
+            assert len(few._shells) <= 5
+    assert few._shells  # what it keeps since it started again

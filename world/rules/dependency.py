@@ -88,6 +88,9 @@ def within_reach(a: Turn, b: Turn, neighbours: Mapping[int, Sequence[int]] | Non
     return bool(a.rooms & b.touches or b.rooms & a.touches)
 
 
+SHELLS_KEPT = 20_000  # Balls.shells kept at most (a few for each room a step looks from, and its radii)
+
+
 class Balls:
     """The rooms within `radius` exits of a room (on the ship's graph), each computed once."""
 
@@ -116,6 +119,8 @@ class Balls:
                 edge = {n for r in edge for n in self.neighbours[r]} - seen
                 seen |= edge
                 found.append(frozenset(edge))
+            if len(self._shells) >= SHELLS_KEPT:  # a world of thousands of rooms: keep the memory bounded
+                self._shells.clear()
             found = self._shells[(rooms, radius)] = tuple(found)
         return found
 
