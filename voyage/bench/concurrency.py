@@ -96,9 +96,11 @@ def lognormal_rounds(latency: str, ticks: int, rounds: int, run_ahead: int = 2, 
     for half in HALVES:
         for key in ("wall_s", "cpu_s", "schedule_thread_cpu_s"):
             figures[f"{half}_{key}"] = [r[half][f"{half}_{key}"] for r in per_round]
-    figures["cpu_ratios"] = [round(a / b, 3) for a, b in zip(figures["ahead_cpu_s"], figures["lock_step_cpu_s"])]
+    figures["cpu_ratios"] = [round(r["ahead"]["ahead_cpu_s"] / r["lock_step"]["lock_step_cpu_s"], 3)
+                             for r in per_round]
     figures["cpu_ratio_median"] = round(statistics.median(figures["cpu_ratios"]), 3)
-    figures["wall_ratios"] = [round(a / b, 3) for a, b in zip(figures["lock_step_wall_s"], figures["ahead_wall_s"])]
+    figures["wall_ratios"] = [round(r["lock_step"]["lock_step_wall_s"] / r["ahead"]["ahead_wall_s"], 3)
+                              for r in per_round]
     figures["ahead_over_lock_step"] = round(statistics.median(figures["wall_ratios"]), 3)
     figures["lead_mean"] = [r["ahead"]["lead_mean"] for r in per_round]
     hashes = {r[half]["transcript_sha256"] for r in per_round for half in HALVES}

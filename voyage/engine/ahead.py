@@ -674,9 +674,12 @@ class Stretch:
         first: it is often still there (its call is still out, or it has yet to resolve), and one
         reach settles it where a scan of everyone near would."""
         o = c.blocker
-        if o is not None and not o.done and o.key < key and self._in_way(c, o, key, rooms, wakes):
-            self.work["in the way again"] += 1
-            return False
+        if o is not None and not o.done and o.key < key:
+            self.work["reach"] += 1
+            if self._reach(o, key, wakes) & rooms:
+                self.work["in the way again"] += 1
+                self.why = ("cursor", o)
+                return False
         radius = key[0] - self.low + 1  # no agent behind can reach further (dependency.reach)
         in_room, by_agent = self.world.in_room, self.by_agent
         self.work["clear"] += 1
@@ -689,17 +692,12 @@ class Stretch:
                     o = by_agent.get(aid)
                     if o is None or o is c or o.done or o.key >= key or o.tick > latest:
                         continue
-                    if self._in_way(c, o, key, rooms, wakes):
+                    self.work["reach"] += 1
+                    if self._reach(o, key, wakes) & rooms:
+                        self.why = ("cursor", o)
+                        c.blocker = o
                         return False
         return True
-
-    def _in_way(self, c: Cursor, o: Cursor, key: tuple, rooms: set[int], wakes: bool) -> bool:
-        """Does `o`, behind `key`, reach one of `rooms`? If so it is in the cursor's way (`why`, `blocker`)."""
-        self.work["reach"] += 1
-        if self._reach(o, key, wakes) & rooms:
-            self.why, c.blocker = ("cursor", o), o
-            return True
-        return False
 
     def _reach(self, o: Cursor, key: tuple, wakes: bool = False) -> frozenset[int]:
         """The rooms where the agent's steps up to `key` may touch what the step at `key` reads or
