@@ -11,8 +11,8 @@ from voyage.bench.ahead import SAME_ROOM_UNSAFE, AgentTick, Near, TickTrace, _dr
 from voyage.management.commands.bench import parse_lognormal
 from world.rules.actions import Action, ActionFail
 from world.rules import dependency
-from world.rules.dependency import (Balls, Behind, answered, attrition_possible, barrier, latest_within, reach, turn_of,
-                                   within_reach)
+from world.rules.dependency import (Balls, Behind, answered, attrition_possible, barrier, latest_within, reach, reaches,
+                                   turn_of, within_reach)
 from world.rules.tick_order import ATTRITION, CHECK, EACH, NEXT, PROMPT, REFLECT, RESOLVE, WAKE
 
 FIRST = EACH[0].number
@@ -283,6 +283,20 @@ def test_an_agent_reaches_no_further_than_one_exit_beyond_its_ticks_to_go():
             seen += exits > 0
     assert seen > 1000  # reaches past its own room were among them
     assert latest_within(10, 1) == 10 and latest_within(10, 2) == 9  # one exit in its tick, two from the tick before
+
+
+def test_whether_a_reach_meets_rooms_is_told_by_their_distance_alone():
+    """The engine's scan knows how far each agent it looks at stands from the rooms asked about (the
+    ring it found it in) and asks `reaches`, which builds no rooms: the same answer as `reach`'s rooms
+    met, over seeded situations and sets of rooms on the corridor."""
+    rng, met = random.Random(13), 0
+    for o, key, wakes, _ in _situations(rng, 3000):
+        rooms = frozenset(rng.sample(sorted(NEIGHBOURS), rng.randint(1, 3)))
+        exits = next(d for d, shell in enumerate(BALLS.shells(rooms, 6)) if o.room in shell)
+        expected = bool(reach(o, key, BALLS, wakes) & rooms)
+        assert reaches(o, key, rooms, exits, wakes) == expected, (o, key, rooms, exits, wakes)
+        met += expected
+    assert 500 < met < 2500  # both answers were among them
 
 
 def test_the_shells_of_rooms_are_their_balls_ring_by_ring(monkeypatch):

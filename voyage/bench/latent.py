@@ -34,13 +34,14 @@ class Clock:
         self._thread.start()
 
     def after(self, seconds: float, answer) -> Future:
-        """A future whose result is `answer`, `seconds` from now."""
+        """A future whose result is `answer`, `seconds` from now (`future.due`, on time.monotonic)."""
         future = Future()
         future.set_running_or_notify_cancel()
+        future.due = time.monotonic() + seconds
         if seconds <= 0:
             future.set_result(answer)
             return future
-        entry = (time.monotonic() + seconds, next(self._numbers), future, answer)
+        entry = (future.due, next(self._numbers), future, answer)
         with self._changed:
             if self._closed:
                 raise RuntimeError("the latent gateway is closed")

@@ -64,7 +64,7 @@ from voyage.gateway.base import Gateway
 from voyage.models import MAX_RUN_AHEAD, LLMCall
 from world.rules.actions import ActionFail, parse_action
 from world.rules.dependency import (NOWHERE, Balls, Behind, Turn, answered, attrition_possible, barrier,
-                                    latest_within, reach, still, walking_on)
+                                    latest_within, reach, reaches, still, walking_on)
 from world.rules.tick_order import ATTRITION, CHECK, DREAMS, EACH, NEXT, PROMPT, REFLECT, RESOLVE, WAKE
 from world.time import is_overnight, plan_tick
 
@@ -693,7 +693,7 @@ class Stretch:
                     if o is None or o is c or o.done or o.key >= key or o.tick > latest:
                         continue
                     self.work["reach"] += 1
-                    if self._reach(o, key, wakes) & rooms:
+                    if reaches(self._behind(o, key), key, rooms, exits, wakes):
                         self.why = ("cursor", o)
                         c.blocker = o
                         return False
@@ -702,11 +702,14 @@ class Stretch:
     def _reach(self, o: Cursor, key: tuple, wakes: bool = False) -> frozenset[int]:
         """The rooms where the agent's steps up to `key` may touch what the step at `key` reads or
         writes: the rule's (world/rules/dependency.py, `reach`), on the cursor as it stands."""
+        return reach(self._behind(o, key), key, self.balls, wakes)
+
+    def _behind(self, o: Cursor, key: tuple) -> Behind:
+        """The cursor as the rule sees it, behind the step at `key`."""
         a = o.agent
         answer_in = o.step == RESOLVE and (o.asked is None or o.asked.call.done())
-        return reach(Behind(o.tick, o.step, self._place(a, key[0]), a.location_id, a.alive, a.asleep,
-                            a.busy_until_tick, (lambda: self._turn(o)) if answer_in else None),
-                     key, self.balls, wakes)
+        return Behind(o.tick, o.step, self._place(a, key[0]), a.location_id, a.alive, a.asleep,
+                      a.busy_until_tick, (lambda: self._turn(o)) if answer_in else None)
 
     def _place(self, agent, tick: int) -> tuple:
         k = (agent.id, tick)

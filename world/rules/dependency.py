@@ -148,23 +148,54 @@ def reach(o: Behind, key: tuple, balls: Balls, wakes: bool = False) -> frozenset
     where it is, and only a resolution there, or a prompt there and someone waking, can tell which
     came first: its other steps read and write its own row and memory, which only a resolution of
     someone else's changes."""
+    first, last = _resolutions(o, key)
+    if first > last:  # no resolution of its own before `key`
+        return frozenset((o.room,)) if _noticed_where_it_stands(o, key, wakes) else frozenset()
+    if (known := _stays(o, first)) is not None:
+        return known.touches | balls.of(o.room, last - first)
+    return balls.of(o.room, last - first + 1)
+
+
+def reaches(o: Behind, key: tuple, rooms, exits: int, wakes: bool = False) -> bool:
+    """Does `reach` meet `rooms`, for an agent standing `exits` exits from the nearest of them? The
+    same answer, without the rooms: a ball of k exits around where it stands meets them if and only
+    if they are at most k exits away (the ship's doors go both ways)."""
+    first, last = _resolutions(o, key)
+    if first > last:
+        return exits == 0 and _noticed_where_it_stands(o, key, wakes)
+    if (known := _stays(o, first)) is not None:
+        return exits <= last - first or not known.touches.isdisjoint(rooms)
+    return exits <= last - first + 1
+
+
+def _resolutions(o: Behind, key: tuple) -> tuple[int, int]:
+    """The ticks of the agent's first and last resolutions before `key` (none if first > last)."""
     tick, step, place = key
-    first = o.tick if o.step <= RESOLVE else o.tick + 1  # its first resolution and its last before `key`
+    first = o.tick if o.step <= RESOLVE else o.tick + 1
     last = tick if step > RESOLVE or (step == RESOLVE and o.place < place) else tick - 1
     if not o.alive:
         first = last + 1
     elif o.asleep:
         first = max(first, o.busy_until)
-    if first > last:  # no resolution of its own before `key`
-        if step == RESOLVE or (step == PROMPT and o.asleep and _has(o, key, WAKE)) \
-                or (wakes and _has(o, key, PROMPT)):
-            return frozenset((o.room,))
-        return frozenset()
+    return first, last
+
+
+def _noticed_where_it_stands(o: Behind, key: tuple, wakes: bool) -> bool:
+    """With no resolution of its own before `key`: can its steps still tell in its room which came
+    first (the step at `key` is a resolution; or a prompt, and it wakes before; or a wake, and it
+    prompts before)?"""
+    step = key[1]
+    return step == RESOLVE or (step == PROMPT and o.asleep and _has(o, key, WAKE)) \
+        or (wakes and _has(o, key, PROMPT))
+
+
+def _stays(o: Behind, first: int) -> Turn | None:
+    """Its answer for its first resolution, when that answer is in and keeps it where it stands."""
     if first == o.tick and o.step == RESOLVE and o.turn is not None:
         known = o.turn()  # its answer is in: what its resolution touches is known
-        if known.rooms <= {o.room}:  # it stays
-            return known.touches | balls.of(o.room, last - first)
-    return balls.of(o.room, last - first + 1)
+        if known.rooms <= {o.room}:
+            return known
+    return None
 
 
 def latest_within(tick: int, exits: int) -> int:
