@@ -306,7 +306,8 @@ class Stretch:
         """The cursor took a step: those it stood in the way of look again, and it may have moved
         the slowest agent on."""
         self.work["steps"] += 1
-        self._recount(c)
+        if c.step == FIRST or c.died_at is not None:  # it may have left a tick (its others leave none)
+            self._recount(c)
         self._wake_waiters(c)
 
     def _recount(self, c: Cursor) -> None:
