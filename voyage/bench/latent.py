@@ -51,7 +51,7 @@ class Clock:
         return future
 
     def close(self) -> None:
-        """Stop; the answers not yet due are never given (their futures are cancelled, as a pool's)."""
+        """Stop; the answers not yet due are never given: their futures fail, saying so."""
         with self._changed:
             self._closed = True
             pending, self._due = self._due, []
