@@ -6,8 +6,9 @@ Called inside the tick's transaction once its rows are inserted (their ids known
   first row of that window (`below_row`) is recorded, with the agent's rung;
 - a dream reads the sleeper's rows up to its newest one then (`upto_row`), with its rung and whom it
   had judged then (the trust ledger moves on while it sleeps, and a worker may come late).
-The tick's own compaction counters are moved on at once as if the job were done (`promise`), so the
-next job is asked for at the same tick whether or not this one has finished.
+The tick's own compaction counters are moved on at once as if the job were done (`promise`, as the
+commit reads the tick; `promised_rows` once its rows have ids), so the next job is asked for at the
+same tick whether or not this one has finished.
 """
 from __future__ import annotations
 
@@ -56,8 +57,20 @@ def newest_row(world, agent_id: int, row_id=lambda line: line.id) -> int:
 
 
 def promise(jobs: list[MemoryJob], world) -> None:
-    """After the commit: each agent asked to compact counts as compacted up to its hot window."""
+    """As the tick's commit reads the world (fix_inputs' jobs, their rows not yet inserted): each agent
+    asked to compact counts as compacted up to its hot window as the tick leaves it — what its next
+    steps read (compaction_due_now, the recall's staleness), which may come before the rows are
+    written (the out-of-order schedule). The row the summary ends before gets its id with the
+    commit (`promised_rows`)."""
     for job in jobs:
         if isinstance(job, Compaction):
             agent = world.agents[job.agent_id]
             world.memory.covered_below(agent.id, job.below_row, hot_window(world, agent))
+
+
+def promised_rows(jobs: list[MemoryJob], world) -> None:
+    """Once the commit has given the tick's rows their ids (with_row_ids' jobs): the rows that the
+    promised compactions cover, up to where each summary will end."""
+    for job in jobs:
+        if isinstance(job, Compaction):
+            world.memory.covered_upto(job.agent_id, job.below_row)

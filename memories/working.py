@@ -221,13 +221,21 @@ class WorkingMemory:
         self._load_summaries([agent_id])
         return fresh
 
-    def covered_below(self, agent_id: int, below_row: int, hot) -> None:
-        """A compaction recorded to cover the agent's rows before `below_row`, the first of its hot
-        window `hot`: from now on only the window is uncovered."""
+    def covered_below(self, agent_id: int, below, hot) -> None:
+        """A compaction asked to cover the agent's rows before `below`, the first of its hot window
+        `hot` (0 if empty): from now on only the window is uncovered. `below` is the row's id, or its
+        line (HotLine) while its id may not be known: a row not yet inserted is after every row a
+        summary covers, and the id joins the counters with the commit (`covered_upto`)."""
         load = self.load[agent_id]
-        if below_row - 1 > load.covered_upto:
-            self.load[agent_id] = MemoryLoad(covered_upto=below_row - 1, count=len(hot),
-                                             chars=sum(len(h.text) for h in hot))
+        row_id = below if isinstance(below, int) else below.id
+        if row_id is None or row_id - 1 > load.covered_upto:
+            self.load[agent_id] = MemoryLoad(covered_upto=load.covered_upto if row_id is None else row_id - 1,
+                                             count=len(hot), chars=sum(len(h.text) for h in hot))
+
+    def covered_upto(self, agent_id: int, below_row: int) -> None:
+        """The commit of a compaction `covered_below` counted: its rows before `below_row` are covered."""
+        load = self.load[agent_id]
+        load.covered_upto = max(load.covered_upto, below_row - 1)
 
     def add_buffered(self, agent_id: int, rows) -> None:
         load = self.load[agent_id]

@@ -4,37 +4,61 @@ and does the memory jobs on another (memories.jobs.Behind). The other tests of t
 inside a transaction, where both stay on the schedule's thread; here the threads are used, and the
 run is still lock-step's: transcript, memory digest, calls, event numbering."""
 import threading
+import time
 
 import pytest
 
 from memories import jobs
 from tests.engine.test_ahead import _run, assert_same_run, go
+from voyage.engine.ahead import FIRST, Stretch
 from voyage.engine.runner import advance
 from voyage.engine.writer import TickWriter
+from voyage.models import LLMCall
 
 TICKS = 60  # Edelweiss's first hour: five dreams asked, at four ticks
+SMALL = {"compaction_memory_count": 12}  # and compactions asked within it
 
 
 @pytest.mark.django_db(transaction=True)
 def test_commits_and_memory_jobs_on_threads_of_their_own_keep_the_lock_step_run(monkeypatch):
     where = {"write": set(), "jobs": set()}
-    write, run_inline = TickWriter.write, jobs.run_inline
+    write, run_inline, start = TickWriter.write, jobs.run_inline, Stretch._start
+    early = []  # the job of each agent that started a tick before the tick that asked for the job was written
 
     def write_here(commit):
         where["write"].add(threading.current_thread().name.split("_")[0])
+        if threading.current_thread().name.startswith("behind"):
+            time.sleep(0.05)  # a slow disk: the agents go on meanwhile
         return write(commit)
+
+    def start_here(stretch, c):
+        t, job = c.tick, c.agent.id in stretch.job_agents.get(c.tick - 1, ()) and c.step == FIRST
+        went = start(stretch, c)
+        if went and job and stretch.world.run.tick < t:
+            early.append("dream" if c.agent.asleep else "compaction")
+        return went
 
     def jobs_here(memory_jobs, gateway=None):
         where["jobs"].add(threading.current_thread().name.split("_")[0])
         return run_inline(memory_jobs, gateway)
 
     monkeypatch.setattr(TickWriter, "write", staticmethod(write_here))
+    monkeypatch.setattr(Stretch, "_start", start_here)
     monkeypatch.setattr("voyage.engine.runner.run_inline", jobs_here)
-    lock = advance(_run("edelweiss", 0, TICKS), TICKS, memory_inline=True)
+    lock = advance(_run("edelweiss", 0, TICKS, **SMALL), TICKS, memory_inline=True)
     assert where == {"write": {"MainThread"}, "jobs": {"MainThread"}}  # lock-step: as before
 
     where["write"].clear(), where["jobs"].clear()
-    ahead = go(_run("edelweiss", 3, TICKS), TICKS)
+    ahead = go(_run("edelweiss", 3, TICKS, **SMALL), TICKS)
     assert "behind" in where["write"], "out of order, the commits were not written on a thread of their own"
     assert where["jobs"] == {"behind"}, "out of order, the memory jobs were not done on their thread"
+    # a dreamer (or an agent compacting) waits for its tick's rows to be read, not written
+    assert set(early) == {"dream", "compaction"}, \
+        f"{early}: not both a dreamer and an agent compacting started a tick before the last was written"
     assert_same_run(ahead, lock)
+    # the same words sent: out of order, the prompts are compressed as their tick is written, behind
+    assert _prompts(ahead) == _prompts(lock) and _prompts(ahead)
+
+
+def _prompts(run) -> list:
+    return [call.prompt for call in LLMCall.objects.filter(run=run).order_by("id")]

@@ -22,9 +22,11 @@ What lock-step's order alone would not keep:
   and ledger as they stood (TickWriter.keep).
 - The database. A step that reads committed rows waits for the ticks before it to commit: a
   prompt whose recalled rows would be searched, a hard compaction. An agent whose memory job a
-  tick asked for (compaction, dream) starts the next tick after that tick's commit, as in
-  lock-step, where jobs are fixed; they are done after it, on the thread the commits are written on
-  where there is one (`_commit_ready`, memories.jobs.Behind), else inline. A prompt of tick t shows what
+  tick asked for (compaction, dream) starts the next tick once that tick's rows have been read for
+  its commit (`_commit_ready`, TickWriter.prepare), where, as in lock-step, the job's inputs are
+  fixed and a compaction counts as done (memories.job_inputs.promise), not waiting for the rows to
+  be written; the jobs are done after the write, on the thread the commits are written on where
+  there is one (memories.jobs.Behind), else inline. A prompt of tick t shows what
   the jobs asked up to t - SHOW_LAG wrote, and waits for the commit that records the last of them
   (`_shown_ready`; SHOW_LAG is past any run_ahead, so it seldom does).
 - Barriers. Ticks that involve everyone (world/rules/dependency.py: overnight, spouse collision,
@@ -186,6 +188,8 @@ class Stretch:
         self.queued: set[int] = set()  # id() of those in it
         self.waiters: dict[int, set[Cursor]] = {}  # id(cursor) -> the cursors it stands in the way of
         self.for_commit: set[Cursor] = set()  # waiting for the next commit
+        self.prepared = run.tick - 1  # the last tick whose rows have been read for its commit (`_commit_ready`)
+        self.on_prepared: dict[int, set[Cursor]] = {}  # tick -> its memory jobs' agents, waiting for that
         self.on_lead: dict[int, set[Cursor]] = {}  # tick -> waiting for the slowest, to start it
         self.at_tick: Counter = Counter()  # the cursors not done, by the tick they are in
         self.counted: dict[int, int | None] = {}  # id(cursor) -> the tick it is counted in (None: done)
@@ -289,8 +293,8 @@ class Stretch:
 
     def _park(self, c: Cursor, why) -> None:
         """Where the cursor waits (`why`, set by the step that could not go): on the cursor in its
-        way, for its own calls (`_arrive`), for a commit, for the slowest agent, or for the stretch
-        to end (the next barrier)."""
+        way, for its own calls (`_arrive`), for a commit, for a tick's rows to be read for its commit,
+        for the slowest agent, or for the stretch to end (the next barrier)."""
         if why is None or why == "halted":
             return
         kind = why[0]
@@ -300,6 +304,8 @@ class Stretch:
             self.for_commit.add(c)
         elif kind == "lead":
             self.on_lead.setdefault(why[1], set()).add(c)
+        elif kind == "prepared":
+            self.on_prepared.setdefault(why[1], set()).add(c)
         # "call": its call's return wakes it; "stop": nothing does before the stretch ends
 
     def _stepped(self, c: Cursor) -> None:
@@ -371,7 +377,7 @@ class Stretch:
         """The writer of the cursor's tick, writing for its `step` (at its place, or at `key`)."""
         w = self.writers.get(c.tick)
         if w is None:
-            w = self.writers[c.tick] = TickWriter(self.world, c.tick)
+            w = self.writers[c.tick] = TickWriter(self.world, c.tick, prompts_in_write=self.committer is not None)
         return w.at(step, *(key or (c.place,)))
 
     # --- the steps -----------------------------------------------------------------------------
@@ -387,9 +393,9 @@ class Stretch:
             self.stop = t
             self.why = ("stop",)
             return False
-        if c.agent.id in self.job_agents.get(t - 1, ()) and run.tick < t:
-            self.why = ("commit",)
-            return False  # its memory job is fixed, and done inline, when tick t - 1 commits
+        if c.agent.id in self.job_agents.get(t - 1, ()) and t - 1 > self.prepared:
+            self.why = ("prepared", t - 1)
+            return False  # its memory job is fixed, and its compaction counted done, as tick t - 1 is read for its commit
         c.at(WAKE, place=self._place(c.agent, t))
         a = c.agent
         wakes = a.asleep and a.busy_until_tick <= t  # steps.wake
@@ -602,6 +608,9 @@ class Stretch:
         slowest = min(c.tick for c in active)  # the tick the slowest agent is in, or is about to start
         leads = {c.agent.persona.key: max(0, c.working - slowest) for c in active if c.agent.alive}
         prepared = w.prepare(t + 1, run_fields={"leads": _leads(run.leads, leads)})
+        self.prepared = t
+        for c in self.on_prepared.pop(t, ()):
+            self._wake(c)
         if self.committer is None:
             self._committed(w, w.write(prepared))
         else:  # run.tick stays t until it is written: nothing that waits for the commit goes meanwhile

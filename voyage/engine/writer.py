@@ -12,12 +12,13 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 
 from memories.importance import importance_of
-from memories.job_inputs import fix_inputs, promise, with_row_ids
+from memories.job_inputs import fix_inputs, promise, promised_rows, with_row_ids
 from memories.jobs import MemoryJob, queue_jobs, record
 from memories.models import Memory, TrustEntry, TrustHistory
 from voyage.calls.record import call_record
 from voyage.engine.world import HotLine, RunWorld
 from voyage.gateway.base import ACTION, ModelAnswer, ModelRequest
+from voyage.gateway.prompts import compress_messages
 from voyage.models import Event, LLMCall, Run
 from world.models import AgentState
 from world.rules.ladder import PEOPLE_NAMES
@@ -55,9 +56,13 @@ class TickConflict(RuntimeError):
 
 
 class TickWriter:
-    def __init__(self, world: RunWorld, tick: int):
+    def __init__(self, world: RunWorld, tick: int, *, prompts_in_write: bool = False):
+        """`prompts_in_write`: the calls' prompts are compressed by `write`, not as each call is recorded
+        (the out-of-order schedule, whose writes go on a thread of their own: there the JSON and zlib of
+        thousands of prompts a tick leave the thread the agents' steps run on)."""
         self.world = world
         self.start_tick = tick
+        self.prompts: list[tuple[LLMCall, list]] | None = [] if prompts_in_write else None  # (row, messages)
         self.tick = tick  # step 4 moves it on: memories and events of steps 5-9 carry the new tick
         self.key: tuple = ()  # the step writing now (`at`), where the out-of-order schedule runs steps out of order
         self.memories: list[Memory] = Keyed(self)
@@ -98,7 +103,12 @@ class TickWriter:
         self.world.since_digest.add(event)
 
     def call(self, request: ModelRequest, answer: ModelAnswer, outcome: str, detail: str = "") -> None:
-        self.calls.append(call_record(self.world.run.pk, request, answer, outcome, detail))
+        if self.prompts is None:
+            self.calls.append(call_record(self.world.run.pk, request, answer, outcome, detail))
+        else:
+            row = call_record(self.world.run.pk, request, answer, outcome, detail, prompt_z=b"")
+            self.calls.append(row)
+            self.prompts.append((row, request.messages))
         if request.purpose == ACTION:  # the agent's recall state, as this prompt left it, commits with the call
             self.dirty.add(request.agent_id)
 
@@ -188,15 +198,19 @@ class TickWriter:
             changed_rows = _params(TRUST_DB_FIELDS, self.trust_changed.values(), with_pk=True)
         # What each job will read is fixed by this tick: the rows it starts or ends at get their ids in `write`.
         jobs = fix_inputs(self.memory_jobs.in_order(), self.world, row_id=lambda line: line) if self.memory_jobs else []
+        promise(jobs, self.world)
         return Commit(self.world.run.pk, self.start_tick, new_tick, dict(run_fields or {}), memories, events, others,
                       self.calls.in_order(), trust_new, new_rows, changed_rows, self.history.in_order(), agent_rows,
-                      jobs)
+                      jobs, self.prompts or [])
 
     @staticmethod
     def write(c: "Commit") -> "Commit":
         """The second part, on any thread: one transaction, with the run's tick counter. Sets no id on
         the world's objects (`finish` does): until the tick has committed, its rows must not look
         committed to the schedule (voyage/engine/ahead.py, `_recall_ready`)."""
+        for row, messages in c.prompts:  # (TickWriter.call)
+            row.prompt_z = compress_messages(messages)
+        c.prompts = []
         with transaction.atomic():
             advanced = Run.objects.filter(pk=c.run_id, tick=c.start_tick).update(
                 tick=c.new_tick, heartbeat_at=timezone.now(), **c.run_fields)
@@ -238,7 +252,7 @@ class TickWriter:
             line.row_id, line.row = line.row.pk, None
         self.memory_jobs = c.jobs
         if c.jobs:
-            promise(c.jobs, self.world)
+            promised_rows(c.jobs, self.world)
             memory(c.jobs)
 
 
@@ -260,6 +274,7 @@ class Commit:
     history: list
     agent_rows: list
     jobs: list
+    prompts: list  # (call, messages): the prompts `write` compresses (TickWriter.call)
     ids: dict = field(default_factory=dict)
 
     def pk_of(self, obj) -> int:
