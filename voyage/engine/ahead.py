@@ -382,7 +382,7 @@ class Stretch:
 
     # --- the steps -----------------------------------------------------------------------------
     def _start(self, c: Cursor) -> bool:
-        t, run = c.tick, self.world.run
+        t = c.tick
         if t >= self.stop:
             self.why = ("stop",)
             return False
