@@ -14,7 +14,8 @@ def call_record(run_id: int, request: ModelRequest, answer: ModelAnswer, outcome
     prompt as compressed already (or a placeholder its writer fills in: TickWriter.call)."""
     return LLMCall(
         run_id=run_id, agent_id=request.agent_id, tick=request.tick, purpose=request.purpose,
-        prompt_z=compress_messages(request.messages) if prompt_z is None else prompt_z, raw_answer=answer.text or "", outcome=outcome,
+        prompt_z=compress_messages(request.messages) if prompt_z is None else prompt_z,
+        raw_answer=answer.text or "", outcome=outcome,
         answered=not answer.failed, error=answer.error, detail=detail or answer.error,
         prompt_tokens=answer.prompt_tokens, completion_tokens=answer.completion_tokens,
         reasoning_tokens=answer.reasoning_tokens, cached_tokens=answer.cached_tokens, latency_ms=answer.latency_ms,

@@ -395,7 +395,7 @@ class Stretch:
             return False
         if c.agent.id in self.job_agents.get(t - 1, ()) and t - 1 > self.prepared:
             self.why = ("prepared", t - 1)
-            return False  # its memory job is fixed, and its compaction counted done, as tick t - 1 is read for its commit
+            return False  # its job is fixed, and its compaction counted done, as tick t - 1 is read for its commit
         c.at(WAKE, place=self._place(c.agent, t))
         a = c.agent
         wakes = a.asleep and a.busy_until_tick <= t  # steps.wake
