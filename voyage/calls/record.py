@@ -10,8 +10,9 @@ from voyage.models import LLMCall
 
 def call_record(run_id: int, request: ModelRequest, answer: ModelAnswer, outcome: str, detail: str = "", *,
                 prompt_z: bytes | None = None):
-    """The LLMCall row for one call, unsaved (a tick inserts its calls with the tick). `prompt_z`: the
-    prompt as compressed already (or a placeholder its writer fills in: TickWriter.call)."""
+    """The LLMCall row for one call, unsaved (a tick inserts its calls with the tick). `prompt_z`: given
+    by a caller that compresses the prompt later itself — out of order, TickWriter.call passes b"" and
+    the tick's `write` sets the compressed prompt before the row is inserted."""
     return LLMCall(
         run_id=run_id, agent_id=request.agent_id, tick=request.tick, purpose=request.purpose,
         prompt_z=compress_messages(request.messages) if prompt_z is None else prompt_z,
