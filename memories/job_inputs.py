@@ -1,7 +1,9 @@
 """What a memory job will read, fixed when its tick commits, so that its result depends only on its
 tick — not on when a worker gets to it, nor on what the run did in the meantime.
 
-Called inside the tick's transaction once its rows are inserted (their ids known):
+Fixed as the commit reads the tick off the world (TickWriter.prepare), before its transaction: the
+rows a job starts or ends at are named by their hot lines, which get their ids once the rows are
+inserted (`with_row_ids`, inside the transaction):
 - a compaction covers the agent's uncovered rows before its hot window as the tick leaves it: the
   first row of that window (`below_row`) is recorded, with the agent's rung;
 - a dream reads the sleeper's rows up to its newest one then (`upto_row`), with its rung and whom it
