@@ -15,7 +15,7 @@ import json
 import random
 import threading
 
-from voyage.bench.fake_openai_server import FakeOpenAI
+from voyage.bench.fake_openai_server import FakeOpenAI, messages_digest
 from voyage.gateway.offline_judge import (JudgeHints, anachronisms, contradictions, false_claims, judge, names_too_soon,
                                           repeats, weighted_total)
 from voyage.judging.prompt import PACKET_END
@@ -64,20 +64,31 @@ class FirstAnswerJudge(KnowingJudge):
 
 
 class RandomJudge(FakeOpenAI):
+    """Draws from a generator seeded by the prompt and by how many times that prompt came before, not
+    from one shared stream: the judge's asks arrive from a pool of threads in no fixed order, and a
+    shared stream would hand each ask different draws from one run to the next (and α with them). A
+    prompt asked again still gets fresh draws (its second seed differs); which of the two copies
+    arrives first does not matter, as α is the same whichever way round a unit's two scores are."""
+
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.draws = random.Random(39)
-        self.draw_lock = threading.Lock()
+        self.seen: dict[str, int] = {}
+        self.seen_lock = threading.Lock()
+
+    def _draws(self, body: dict) -> random.Random:
+        digest = messages_digest(body["messages"])
+        with self.seen_lock:
+            nth = self.seen[digest] = self.seen.get(digest, -1) + 1
+        return random.Random(f"39:{nth}:{digest}")
 
     def _content(self, body: dict, fault) -> str:
-        hints = read_prompt(body)
-        with self.draw_lock:
-            if hints.mode == "pair":
-                return json.dumps({"better": self.draws.choice("AB"), "reason": "Who knows.",
-                                   "cites": [hints.packets[0]["items"][0]["id"]]})
-            ids = [item["id"] for item in hints.packets[0]["items"]]
-            return json.dumps({"scores": {d: {"score": self.draws.randint(int(lo), int(hi)), "reason": "A guess.",
-                                              "cites": [self.draws.choice(ids)]} for d, lo, hi in hints.dimensions}})
+        hints, draws = read_prompt(body), self._draws(body)
+        if hints.mode == "pair":
+            return json.dumps({"better": draws.choice("AB"), "reason": "Who knows.",
+                               "cites": [hints.packets[0]["items"][0]["id"]]})
+        ids = [item["id"] for item in hints.packets[0]["items"]]
+        return json.dumps({"scores": {d: {"score": draws.randint(int(lo), int(hi)), "reason": "A guess.",
+                                          "cites": [draws.choice(ids)]} for d, lo, hi in hints.dimensions}})
 
 
 # What a PlantedAnswers server says to every interview question, by the model name its profile asks for:
