@@ -179,10 +179,13 @@ def people_judged(world, agent_ids) -> dict[int, list]:
     """Whom each agent has judged, as its tick leaves the trust ledger (the in-memory one, one pass
     over it): [name, label, score] by most dealt with, for its dream job to carry."""
     wanted = set(agent_ids)
-    judged = {aid: [] for aid in wanted}
-    for (aid, other_id), entry in world.trust.items():
-        if aid in wanted and entry.known_by_name:
-            judged[aid].append(entry)
+    if (of := getattr(world, "trust_of", None)) is not None:  # the ledger by agent: no pass over it all
+        judged = {aid: [e for e in of.get(aid, ()) if e.known_by_name] for aid in wanted}
+    else:
+        judged = {aid: [] for aid in wanted}
+        for (aid, other_id), entry in world.trust.items():
+            if aid in wanted and entry.known_by_name:
+                judged[aid].append(entry)
     return {aid: [[world.agents[e.other_id].persona.display_name, e.label, e.score]
                   for e in sorted(entries, key=lambda e: (-e.interaction_count, e.other_id))[:DREAM_PEOPLE]]
             for aid, entries in judged.items()}

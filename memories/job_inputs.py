@@ -7,7 +7,9 @@ inserted (`with_row_ids`, inside the transaction):
 - a compaction covers the agent's uncovered rows before its hot window as the tick leaves it: the
   first row of that window (`below_row`) is recorded, with the agent's rung;
 - a dream reads the sleeper's rows up to its newest one then (`upto_row`), with its rung and whom it
-  had judged then (the trust ledger moves on while it sleeps, and a worker may come late).
+  had judged then (the trust ledger moves on while it sleeps, and a worker may come late); out of
+  order, each sleeper is fixed earlier, at its own last step of the tick (`fixed_sleeper`), to the
+  same values.
 The tick's own compaction counters are moved on at once as if the job were done (`promise`, as the
 commit reads the tick; `promised_rows` once its rows have ids), so the next job is asked for at the
 same tick whether or not this one has finished.
@@ -18,7 +20,7 @@ from dataclasses import replace
 
 from memories.context import hot_window
 from memories.dreams import people_judged
-from memories.job_records import Compaction, MemoryJob
+from memories.job_records import Compaction, MemoryJob, Sleeper
 
 
 def fix_inputs(jobs: list[MemoryJob], world, row_id=lambda line: line.id) -> list[MemoryJob]:
@@ -41,10 +43,18 @@ def _fixed(job: MemoryJob, world, row_id) -> MemoryJob:
     if isinstance(job, Compaction):
         agent = world.agents[job.agent_id]
         return replace(job, below_row=hot_start(world, agent, row_id), rung=agent.rung)
-    people = people_judged(world, [s.agent_id for s in job.sleepers])
-    return replace(job, sleepers=tuple(
-        replace(s, upto_row=newest_row(world, s.agent_id, row_id), rung=world.agents[s.agent_id].rung,
-                people=tuple(tuple(p) for p in people[s.agent_id])) for s in job.sleepers))
+    return replace(job, sleepers=tuple(s if s.upto_row is not None else fixed_sleeper(world, s, row_id)
+                                       for s in job.sleepers))
+
+
+def fixed_sleeper(world, sleeper: Sleeper, row_id=lambda line: line) -> Sleeper:
+    """The dreamer with what its dream will read, as it stands now. The commit fixes it as it reads
+    the tick; the out-of-order schedule fixes it at the sleeper's dreams step, the tick's last that
+    reads or writes its rows, rung or ledger, so that the sleeper need not wait for the tick's commit
+    to start the next (voyage/engine/ahead.py). A sleeper already fixed is kept as it is."""
+    people = people_judged(world, [sleeper.agent_id])[sleeper.agent_id]
+    return replace(sleeper, upto_row=newest_row(world, sleeper.agent_id, row_id),
+                   rung=world.agents[sleeper.agent_id].rung, people=tuple(tuple(p) for p in people))
 
 
 def hot_start(world, agent, row_id=lambda line: line.id) -> int:

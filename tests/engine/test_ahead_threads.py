@@ -9,11 +9,14 @@ import time
 import pytest
 
 from memories import jobs
+from memories.job_records import Dreams
+from memories.models import Memory
 from tests.engine.test_ahead import _run, assert_same_run, go
 from voyage.engine.ahead import FIRST, Stretch
 from voyage.engine.runner import advance
 from voyage.engine.writer import TickWriter
 from voyage.models import LLMCall
+from world.models import AgentState
 
 TICKS = 60  # Edelweiss's first hour: five dreams asked, at four ticks
 SMALL = {"compaction_memory_count": 12}  # and compactions asked within it
@@ -23,6 +26,7 @@ SMALL = {"compaction_memory_count": 12}  # and compactions asked within it
 def test_commits_and_memory_jobs_on_threads_of_their_own_keep_the_lock_step_run(monkeypatch):
     where = {"write": set(), "jobs": set()}
     write, run_inline, start = TickWriter.write, jobs.run_inline, Stretch._start
+    dreams = []  # the sleepers of the dream jobs done, with what each dream read
     early = []  # the job of each agent that started a tick before the tick that asked for the job was written
 
     def write_here(commit):
@@ -32,14 +36,19 @@ def test_commits_and_memory_jobs_on_threads_of_their_own_keep_the_lock_step_run(
         return write(commit)
 
     def start_here(stretch, c):
-        t, job = c.tick, c.agent.id in stretch.job_agents.get(c.tick - 1, ()) and c.step == FIRST
+        t, first = c.tick, c.step == FIRST
+        compacts = first and c.agent.id in stretch.job_agents.get(t - 1, ())
+        dreams = first and any(s.agent_id == c.agent.id for s in stretch.sleepers.get(t - 1, ()))
         went = start(stretch, c)
-        if went and job and stretch.world.run.tick < t:
-            early.append("dream" if c.agent.asleep else "compaction")
+        if went and compacts and stretch.world.run.tick < t:
+            early.append("compaction")  # once its tick's rows were read for the commit, before they were written
+        if went and dreams and stretch.prepared < t - 1:
+            early.append("dream")  # before its tick's rows were even read: its dream's inputs were fixed already
         return went
 
     def jobs_here(memory_jobs, gateway=None):
         where["jobs"].add(threading.current_thread().name.split("_")[0])
+        dreams.extend(s for job in memory_jobs if isinstance(job, Dreams) for s in job.sleepers)
         return run_inline(memory_jobs, gateway)
 
     monkeypatch.setattr(TickWriter, "write", staticmethod(write_here))
@@ -47,17 +56,27 @@ def test_commits_and_memory_jobs_on_threads_of_their_own_keep_the_lock_step_run(
     monkeypatch.setattr("voyage.engine.runner.run_inline", jobs_here)
     lock = advance(_run("edelweiss", 0, TICKS, **SMALL), TICKS, memory_inline=True)
     assert where == {"write": {"MainThread"}, "jobs": {"MainThread"}}  # lock-step: as before
+    lock_dreams, dreams[:] = _read(dreams), []
 
     where["write"].clear(), where["jobs"].clear()
     ahead = go(_run("edelweiss", 3, TICKS, **SMALL), TICKS)
     assert "behind" in where["write"], "out of order, the commits were not written on a thread of their own"
     assert where["jobs"] == {"behind"}, "out of order, the memory jobs were not done on their thread"
-    # a dreamer (or an agent compacting) waits for its tick's rows to be read, not written
+    # an agent compacting waits for its tick's rows to be read, not written; a dreamer for neither
     assert set(early) == {"dream", "compaction"}, \
-        f"{early}: not both a dreamer and an agent compacting started a tick before the last was written"
+        f"{early}: a dreamer did not start a tick before the last was read, or an agent compacting before it was written"
     assert_same_run(ahead, lock)
+    # each dream read what lock-step's did (fixed at the sleeper's last step, not as the tick was read)
+    assert _read(dreams) == lock_dreams and len(lock_dreams) >= 5
     # the same words sent: out of order, the prompts are compressed as their tick is written, behind
     assert _prompts(ahead) == _prompts(lock) and _prompts(ahead)
+
+
+def _read(sleepers) -> list:
+    """What each dream read, comparable across runs: the sleeper, its rung, whom it had judged, and how
+    many of its rows come up to the newest it read (row ids differ from run to run)."""
+    return sorted((AgentState.objects.get(pk=s.agent_id).persona.key, s.slept_since, s.rung, s.people,
+                   Memory.objects.filter(agent_id=s.agent_id, id__lte=s.upto_row).count()) for s in sleepers)
 
 
 def _prompts(run) -> list:

@@ -12,7 +12,8 @@ trust, diary, bulletin) each agent made. Each call is then given a latency drawn
   counted as a possible move or shout one exit any way) has resolved the tick, resolves after those
   before it in the tick's order that could reach it and after those it reaches have built their
   prompts (which show the tick as it began), and never leads the slowest agent by more than
-  `run_ahead` ticks; barrier ticks (dependency.barrier) and agents with a memory job wait for everyone.
+  `run_ahead` ticks; barrier ticks (dependency.barrier) and agents with a compaction job wait for
+  everyone.
 
 Prints the two walls per simulated hour and their ratio for each run_ahead: an upper bound on what a
 real out-of-order schedule would measure against an endpoint with that latency.
@@ -25,7 +26,7 @@ import os
 import statistics
 from dataclasses import dataclass, field
 
-from memories.job_records import Compaction, Dreams
+from memories.job_records import Compaction
 from memories.jobs import run_inline
 from voyage.bench.fake_openai_server import simple_action
 from voyage.bench.fleet import MANAGE, ROOT, ScratchDB
@@ -51,7 +52,7 @@ class AgentTick:
     walk: tuple[int, ...] = ()  # the rooms it walked into this tick
     shout_into: tuple[int, ...] = ()  # the rooms its shout carried into (adjacent, low ambient noise)
     rounds: tuple[str, ...] = ()  # its other calls this tick, by purpose, in the order they were made
-    memory_job: bool = False  # a compaction or dream job of its runs after this tick commits
+    memory_job: bool = False  # a compaction job of its runs after this tick commits (not a dream: `trace`)
     attrition: int = 0  # its attrition counter when the tick began
     key: str = ""  # its persona key, which seeds its latencies (the same in any database)
 
@@ -104,10 +105,9 @@ def trace(scenario: str, ticks: int, seed: int = 1912, policy: str = "offline",
             for c in w.calls:
                 if c.purpose != "action":
                     rounds.setdefault(c.agent_id, []).append(c.purpose)
+            # a compaction's agent waits for its tick to be read for the commit; a dreamer does not
+            # (its dream's inputs are fixed at its own last step of the tick: voyage/engine/ahead.py)
             jobs = {job.agent_id for job in w.memory_jobs if isinstance(job, Compaction)}
-            for job in w.memory_jobs:
-                if isinstance(job, Dreams):
-                    jobs.update(s.agent_id for s in job.sleepers)
             walked: dict[int, list[int]] = {}
             shouted: dict[int, tuple[int, ...]] = {}
             for e in w.events:

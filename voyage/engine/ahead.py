@@ -56,7 +56,8 @@ from memories.ablation import off
 from memories.compaction import HARD, check_before_action, compaction_due_now
 from memories.context import hot_window, recall_cached, recall_terms
 from memories.dreams import dreams_tonight
-from memories.job_records import SHOW_LAG, Dreams
+from memories.job_inputs import fixed_sleeper
+from memories.job_records import SHOW_LAG, Dreams, Sleeper
 from memories.jobs import Behind as WrittenBehind
 from voyage.engine import steps
 from voyage.engine.tick import place
@@ -583,10 +584,11 @@ class Stretch:
 
     def _dreams(self, c: Cursor) -> bool:
         """Whether it dreams: the job, for all of the tick's sleepers at once, is asked at the commit."""
-        a = c.agent
-        if a.alive and dreams_tonight(a, plan_tick(c.tick, self.world.run.reflection_schedule)):
-            self.sleepers.setdefault(c.tick, []).append([a.id, a.slept_since_tick])
-            self.job_agents.setdefault(c.tick, set()).add(a.id)
+        a, run = c.agent, self.world.run
+        if a.alive and not off(run, "dreams") and dreams_tonight(a, plan_tick(c.tick, run.reflection_schedule)):
+            # what its dream reads is fixed now: nothing after this step of the tick touches its rows,
+            # rung or ledger, and its next tick may (so it need not wait for this one's commit)
+            self.sleepers.setdefault(c.tick, []).append(fixed_sleeper(self.world, Sleeper(a.id, a.slept_since_tick)))
         c.on()
         return True
 
@@ -600,9 +602,9 @@ class Stretch:
         w = self.writers.get(t)
         if w is None or (self.at_tick and self.low <= t):  # someone is still in tick t (or it is being written)
             return False
-        if (sleepers := self.sleepers.pop(t, None)) and not off(run, "dreams"):
+        if sleepers := self.sleepers.pop(t, None):
             w.at(DREAMS)
-            w.memory_jobs.append(Dreams.asked(run.pk, w.tick, sleepers))
+            w.memory_jobs.append(Dreams(run.pk, w.tick, tuple(sorted(sleepers, key=lambda s: (s.agent_id, s.slept_since)))))
         del self.writers[t]
         active = self._active()
         slowest = min(c.tick for c in active)  # the tick the slowest agent is in, or is about to start
