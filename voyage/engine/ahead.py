@@ -21,11 +21,13 @@ What lock-step's order alone would not keep:
   every agent is past it; before an agent starts a tick, the writer of the one before keeps its row
   and ledger as they stood (TickWriter.keep).
 - The database. A step that reads committed rows waits for the ticks before it to commit: a
-  prompt whose recalled rows would be searched, a hard compaction. An agent whose memory job a
-  tick asked for (compaction, dream) starts the next tick once that tick's rows have been read for
-  its commit (`_commit_ready`, TickWriter.prepare), where, as in lock-step, the job's inputs are
-  fixed and a compaction counts as done (memories.job_inputs.promise), not waiting for the rows to
-  be written; the jobs are done after the write, on the thread the commits are written on where
+  prompt whose recalled rows would be searched, a hard compaction. An agent whose compaction a
+  tick asked for starts the next tick once that tick's rows have been read for its commit
+  (`_commit_ready`, TickWriter.prepare), where, as in lock-step, the job's inputs are fixed and the
+  compaction counts as done (memories.job_inputs.promise), not waiting for the rows to be written.
+  A dreamer does not wait: what its dream reads is fixed at its own dreams step, the tick's last to
+  touch its rows, rung or ledger (`_dreams`, memories.job_inputs.fixed_sleeper). The jobs are done
+  after the write, on the thread the commits are written on where
   there is one (memories.jobs.Behind), else inline. A prompt of tick t shows what
   the jobs asked up to t - SHOW_LAG wrote, and waits for the commit that records the last of them
   (`_shown_ready`; SHOW_LAG is past any run_ahead, so it seldom does).
