@@ -176,8 +176,9 @@ def ledger_people(agent) -> list[tuple]:
 
 
 def people_judged(world, agent_ids) -> dict[int, list]:
-    """Whom each agent has judged, as its tick leaves the trust ledger (the in-memory one, one pass
-    over it): [name, label, score] by most dealt with, for its dream job to carry."""
+    """Whom each agent has judged, as its tick leaves the trust ledger (the in-memory one, read by
+    agent where the world keeps it so, else in one pass): [name, label, score] by most dealt with, for
+    its dream job to carry."""
     wanted = set(agent_ids)
     if (of := getattr(world, "trust_of", None)) is not None:  # the ledger by agent: no pass over it all
         judged = {aid: [e for e in of.get(aid, ()) if e.known_by_name] for aid in wanted}
