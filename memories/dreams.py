@@ -10,6 +10,7 @@ from memories.attempts import Attempt
 from memories.identity import agent_for_job, identity_text
 from memories.job_records import Dreams, Sleeper, register
 from memories.models import Dream, Memory, TrustEntry
+from memories.trust import entries_by_agent
 from memories.writing import DREAM, ROW, hint_rows, messages, row_line, subject_of
 from voyage.calls.factory import gateway_for
 from voyage.calls.record import call_record
@@ -176,17 +177,11 @@ def ledger_people(agent) -> list[tuple]:
 
 
 def people_judged(world, agent_ids) -> dict[int, list]:
-    """Whom each agent has judged, as its tick leaves the trust ledger (the in-memory one, read by
-    agent where the world keeps it so, else in one pass): [name, label, score] by most dealt with, for
-    its dream job to carry."""
-    wanted = set(agent_ids)
-    if (of := getattr(world, "trust_of", None)) is not None:  # the ledger by agent: no pass over it all
-        judged = {aid: [e for e in of.get(aid, ()) if e.known_by_name] for aid in wanted}
-    else:
-        judged = {aid: [] for aid in wanted}
-        for (aid, other_id), entry in world.trust.items():
-            if aid in wanted and entry.known_by_name:
-                judged[aid].append(entry)
+    """Whom each agent has judged, as its tick leaves the trust ledger (the in-memory one, by agent:
+    memories.trust.entries_by_agent): [name, label, score] by most dealt with, for its dream job to
+    carry."""
+    of = entries_by_agent(world)
+    judged = {aid: [e for e in of.get(aid, ()) if e.known_by_name] for aid in set(agent_ids)}
     return {aid: [[world.agents[e.other_id].persona.display_name, e.label, e.score]
                   for e in sorted(entries, key=lambda e: (-e.interaction_count, e.other_id))[:DREAM_PEOPLE]]
             for aid, entries in judged.items()}

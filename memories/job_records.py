@@ -89,8 +89,9 @@ class Dreams:
 
     @classmethod
     def asked(cls, run_id: int, tick: int, sleepers) -> "Dreams":
-        """From [(agent id, tick its sleep began), ...]."""
-        return cls(run_id, tick, tuple(Sleeper(aid, began) for aid, began in sorted(sleepers)))
+        """From [(agent id, tick its sleep began), ...] or [Sleeper, ...] (fixed already, or not)."""
+        return cls(run_id, tick, tuple(sorted((s if isinstance(s, Sleeper) else Sleeper(*s) for s in sleepers),
+                                              key=lambda s: (s.agent_id, s.slept_since))))
 
 
 MemoryJob = Compaction | Dreams

@@ -606,7 +606,7 @@ class Stretch:
             return False
         if sleepers := self.sleepers.pop(t, None):
             w.at(DREAMS)
-            w.memory_jobs.append(Dreams(run.pk, w.tick, tuple(sorted(sleepers, key=lambda s: (s.agent_id, s.slept_since)))))
+            w.memory_jobs.append(Dreams.asked(run.pk, w.tick, sleepers))
         del self.writers[t]
         active = self._active()
         slowest = min(c.tick for c in active)  # the tick the slowest agent is in, or is about to start
