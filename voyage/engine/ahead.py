@@ -27,10 +27,10 @@ What lock-step's order alone would not keep:
   compaction counts as done (memories.job_inputs.promise), not waiting for the rows to be written.
   A dreamer does not wait: what its dream reads is fixed at its own dreams step, the tick's last to
   touch its rows, rung or ledger (`_dreams`, memories.job_inputs.fixed_sleeper). The jobs are done
-  after the write, on the thread the commits are written on where
-  there is one (memories.jobs.Behind), else inline. A prompt of tick t shows what
-  the jobs asked up to t - SHOW_LAG wrote, and waits for the commit that records the last of them
-  (`_shown_ready`; SHOW_LAG is past any run_ahead, so it seldom does).
+  after the write, on the thread the commits are written on where there is one
+  (memories.jobs.Behind), else inline. A prompt of tick t shows what the jobs asked up to
+  t - SHOW_LAG wrote, and waits for the commit that records the last of them (`_shown_ready`;
+  SHOW_LAG is past any run_ahead, so it seldom does).
 - Barriers. Ticks that involve everyone (world/rules/dependency.py: overnight, spouse collision,
   wind-down, nightfall, bulletin, interventions, a possible attrition rumour) run in lock-step
   (tick.run_tick) once everyone has reached them.
