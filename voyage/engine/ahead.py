@@ -71,7 +71,7 @@ from world.rules.actions import ActionFail, parse_action
 from world.rules.dependency import (NOWHERE, Balls, Behind, Turn, answered, attrition_possible, barrier,
                                     latest_within, reach, reaches, still, walking_on)
 from world.rules.tick_order import ATTRITION, CHECK, DREAMS, EACH, NEXT, PROMPT, REFLECT, RESOLVE, WAKE
-from world.time import is_overnight, plan_tick
+from world.time import TickPlan, is_overnight, plan_tick
 
 FIRST = EACH[0].number  # an agent's first step of a tick (the wake)
 GATHER = 0.05  # of a call's median latency: how long the returns gather before the schedule takes them
@@ -161,6 +161,7 @@ class Stretch:
     sleepers: dict[int, list] = field(default_factory=dict)
     job_agents: dict[int, set[int]] = field(default_factory=dict)
     places: dict[tuple[int, int], tuple] = field(default_factory=dict)
+    plans: dict[int, TickPlan] = field(default_factory=dict)  # each tick's plan (`_plan`), made once
     work: Counter = field(default_factory=Counter)  # what the schedule did: examinations, steps, reaches
     committer: ThreadPoolExecutor | None = field(default=None, init=False)  # the commit thread (`__enter__`)
     writing: tuple | None = field(default=None, init=False)  # (writer, future) of the tick it is writing
@@ -559,7 +560,7 @@ class Stretch:
             # whether it is due reads its own row, which steps of this tick up to the attrition may change
             if not self._clear(c, (c.tick, REFLECT, ()), {a.location_id}):
                 return False
-            plan = plan_tick(c.tick, self.world.run.reflection_schedule)
+            plan = self._plan(c.tick)
             why = steps.reflection_due(self.world, a, plan.new_tick, plan)
             if why is not None:  # its three rounds of calls, as they come back (steps.reflecting)
                 key = (0, a.persona.key)  # a batch's order: by persona key, within each stage
@@ -587,7 +588,7 @@ class Stretch:
     def _dreams(self, c: Cursor) -> bool:
         """Whether it dreams: the job, for all of the tick's sleepers at once, is asked at the commit."""
         a, run = c.agent, self.world.run
-        if a.alive and not off(run, "dreams") and dreams_tonight(a, plan_tick(c.tick, run.reflection_schedule)):
+        if a.alive and not off(run, "dreams") and dreams_tonight(a, self._plan(c.tick)):
             # what its dream reads is fixed now: nothing after this step of the tick touches its rows,
             # rung or ledger, and its next tick may (so it need not wait for this one's commit)
             self.sleepers.setdefault(c.tick, []).append(fixed_sleeper(self.world, Sleeper(a.id, a.slept_since_tick)))
@@ -631,7 +632,7 @@ class Stretch:
         waiting, self.for_commit = self.for_commit, set()
         for c in waiting:
             self._wake(c)
-        plan = plan_tick(t, run.reflection_schedule)
+        plan = self._plan(t)
         if plan.digest:
             steps.digest(world, w)
         if not self.on_commit(w):
@@ -661,7 +662,7 @@ class Stretch:
             run = self.world.run
             threshold = run.attrition_threshold
             self.barriers[t] = barrier(
-                plan_tick(t, run.reflection_schedule), overnight=is_overnight(t), interventions_due=t in self.due,
+                self._plan(t), overnight=is_overnight(t), interventions_due=t in self.due,
                 attrition_due=any(attrition_possible(c.agent.attrition, t - c.attrition_tick, threshold)
                                   for c in self._active() if c.agent.alive))
         return self.barriers[t] is not None
@@ -724,6 +725,15 @@ class Stretch:
         answer_in = o.step == RESOLVE and (o.asked is None or o.asked.call.done())
         return Behind(o.tick, o.step, self._place(a, key[0]), a.location_id, a.alive, a.asleep,
                       a.busy_until_tick, (lambda: self._turn(o)) if answer_in else None)
+
+    def _plan(self, t: int) -> TickPlan:
+        """Tick t's plan (world.time.plan_tick), made once: several of every agent's steps ask for it,
+        and the run's reflection schedule does not change within a stretch (interventions wait for
+        its barrier)."""
+        plan = self.plans.get(t)
+        if plan is None:
+            plan = self.plans[t] = plan_tick(t, self.world.run.reflection_schedule)
+        return plan
 
     def _place(self, agent, tick: int) -> tuple:
         k = (agent.id, tick)
