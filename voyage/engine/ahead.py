@@ -626,7 +626,7 @@ class Stretch:
 
     def _committed(self, w: TickWriter, written) -> None:
         """Tick w.start_tick is in the database: the run's tick moves on, and what waited for it goes."""
-        world, run, t = self.world, self.world.run, w.start_tick
+        world, t = self.world, w.start_tick
         w.finish(written, self.memory)
         self.job_agents.pop(t, None)
         waiting, self.for_commit = self.for_commit, set()
