@@ -110,14 +110,14 @@ def recalled_text(world, agent, situation: Situation, tick: int, shown=None) -> 
     """Up to RECALL_K older rows the situation brings back. The search is kept (AgentState.recall)
     while the same names are around and the hot window has moved on by fewer than RECALL_STALE_ROWS
     rows, so most action calls cost no query. Only rows older than those the prompt shows (`shown`,
-    by default the hot window) are searched."""
+    by default `shown_rows`) are searched."""
     if off(world.run, "recall"):
         agent.recall = {}  # no rows recalled into this prompt
         return ""
     terms = tuple(recall_terms(situation))
     if recall_cached(world, agent, terms):
         return recalled_block(world, agent)
-    hot = hot_window(world, agent) if shown is None else shown
+    hot = shown_rows(world, agent) if shown is None else shown
     before = next((h.id for h in hot if h.id is not None), None)  # the oldest committed row shown
     if before is None:
         agent.recall = {}  # no rows recalled into this prompt
@@ -171,6 +171,12 @@ def row_ids(agent) -> tuple[int, ...]:
         ids = [stream[-i - 1] if i < 0 else i for i in ids]
         agent.recall = {**agent.recall, "ids": ids}
     return tuple(ids)
+
+
+def shown_rows(world, agent) -> list:
+    """The agent's recent rows an action prompt shows, oldest first: the cached layout's log, else the
+    hot window. Recall searches the rows older than the oldest of them that is committed."""
+    return log_rows(world, agent) if world.run.context_layout == CACHED_LAYOUT else hot_window(world, agent)
 
 
 def recall_cached(world, agent, terms: tuple) -> bool:

@@ -9,6 +9,7 @@ import time
 import pytest
 
 from memories import jobs
+from memories.context import RECALL_HEADER, hot_window
 from memories.job_records import Dreams
 from memories.models import Memory
 from tests.engine.test_ahead import _run, assert_same_run, go
@@ -81,3 +82,48 @@ def _read(sleepers) -> list:
 
 def _prompts(run) -> list:
     return [call.prompt for call in LLMCall.objects.filter(run=run).order_by("id")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_short_log_of_rows_not_yet_written_waits_for_them_before_recall(monkeypatch):
+    """The cached layout's log can be shorter than the hot window (a fifth of it, just after it moves
+    on): its oldest row, where recall's search starts, may be of a tick not yet written while the hot
+    window's oldest is. The prompt then waits for that commit, as lock-step's would have it written;
+    searched before, it would find nothing where lock-step's finds rows (seen once, under load)."""
+    write = TickWriter.write
+
+    def write_slowly(commit):
+        if threading.current_thread().name.startswith("behind"):
+            time.sleep(0.05)  # a slow disk: the commits lag the agents by their lead
+        return write(commit)
+
+    waited = []  # prompts that waited for the commit of their log's oldest row, the hot window's written
+
+    def ready(stretch, c, situation):
+        went = recall_ready(stretch, c, situation)
+        hot = hot_window(stretch.world, c.agent)
+        if not went and hot and (hot[0].id is not None or stretch.world.run.tick > hot[0].writer_tick):
+            waited.append(c.tick)
+        return went
+
+    recall_ready = Stretch._recall_ready
+    monkeypatch.setattr(TickWriter, "write", staticmethod(write_slowly))
+    monkeypatch.setattr(Stretch, "_recall_ready", ready)
+    params = {"context_layout": "cached", "hot_memory_limit": 10}  # a log of 2 to 17 rows
+    lock = advance(_run("edelweiss", 0, TICKS, **params), TICKS, memory_inline=True)
+    ahead = go(_run("edelweiss", 3, TICKS, **params), TICKS)
+    assert LLMCall.objects.filter(run=lock).exclude(recalled=[]).count() >= 20, "recall found rows in lock-step"
+    assert_same_run(ahead, lock)
+    # the offline policy's answers do not read the prompt: the words sent are compared as well
+    differ = next((n for n, (a, b) in enumerate(zip(_prompts(ahead), _prompts(lock))) if a != b), None)
+    assert differ is None, f"prompt #{differ} differs: {_words(ahead, differ)!r} against {_words(lock, differ)!r}"
+    print(f"{len(waited)} prompts waited for their log's oldest row")
+    assert len(waited) >= 5, f"{waited}: too few prompts' logs began with a row not yet written to show the wait"
+
+
+def _words(run, n: int) -> str:
+    """The user message of the run's n-th call, from the recalled block on, for a failure's message."""
+    call = LLMCall.objects.filter(run=run).order_by("id")[n]
+    user = call.prompt[-1]["content"]
+    at = user.find(RECALL_HEADER)
+    return f"tick {call.tick}, {call.agent.persona.key}: " + (user[at:at + 300] if at >= 0 else "no rows recalled")

@@ -56,7 +56,7 @@ from typing import Callable
 from django.db import connection
 from memories.ablation import off
 from memories.compaction import HARD, check_before_action, compaction_due_now
-from memories.context import hot_window, recall_cached, recall_terms
+from memories.context import recall_cached, recall_terms, shown_rows
 from memories.dreams import dreams_tonight
 from memories.job_inputs import fixed_sleeper
 from memories.job_records import SHOW_LAG, Dreams, Sleeper
@@ -460,12 +460,13 @@ class Stretch:
 
     def _recall_ready(self, c: Cursor, situation) -> bool:
         """A prompt that searches the agent's older rows needs them committed, as in lock-step: the
-        rows before its hot window, and the oldest row of the window itself (where the search starts)."""
+        rows before those the prompt shows, and the oldest row it shows (where the search starts). In
+        the cached layout that is the log's, which may be newer than the hot window's (`shown_rows`)."""
         world, a = self.world, c.agent
         if recall_cached(world, a, tuple(recall_terms(situation))):
             return True
-        hot = hot_window(world, a)
-        oldest = hot[0] if hot else None
+        shown = shown_rows(world, a)
+        oldest = shown[0] if shown else None
         if oldest is None or oldest.id is not None or oldest.writer_tick is None or oldest.writer_tick >= c.tick:
             return True
         return world.run.tick > oldest.writer_tick
