@@ -16,6 +16,7 @@ from voyage.calls.factory import gateway_for
 from voyage.calls.usage import usage_summary
 from voyage.engine.ahead import Stretch
 from voyage.engine.budget import Budget
+from voyage.engine.collector import collecting_less
 from voyage.engine.tick import run_tick
 from voyage.engine.world import RunWorld
 from voyage.gateway.base import FormRefused, Gateway
@@ -75,51 +76,53 @@ def advance(run: Run, until_tick: int, gateway: Gateway | None = None,
             on_tick(run.tick)
         return not budget.exhausted()
 
-    try:
-        if leftover := unfinished(run.pk):  # a killed process committed a tick but not its memory jobs
-            memory(leftover)
-        while run.tick < until_tick:
-            if run.tick in due:
-                apply_due(run)
-                world = RunWorld(run)  # the database is the truth: load what the interventions wrote
-            if why := budget.exhausted():
-                pause_itself(run, why)
-                break
-            if ahead:  # out of order up to the next barrier tick (voyage/engine/ahead.py)
-                began = run.tick
-                try:  # its memory jobs, and its commits' writes, on threads of their own (where they can be)
-                    with behind(world.memory, memory) as stretch_memory, \
-                            Stretch(world, gateway, run.run_ahead, until_tick, stretch_memory, due, committed) as stretch:
-                        stretch.run()
+    with collecting_less():  # the collector, a few times a tick (voyage/engine/collector.py)
+        try:
+            if leftover := unfinished(run.pk):  # a killed process committed a tick but not its memory jobs
+                memory(leftover)
+            while run.tick < until_tick:
+                if run.tick in due:
+                    apply_due(run)
+                    world = RunWorld(run)  # the database is the truth: load what the interventions wrote
+                if why := budget.exhausted():
+                    pause_itself(run, why)
+                    break
+                if ahead:  # out of order up to the next barrier tick (voyage/engine/ahead.py)
+                    began = run.tick
+                    try:  # its memory jobs, and its commits' writes, on threads of their own (where they can be)
+                        with behind(world.memory, memory) as stretch_memory, \
+                                Stretch(world, gateway, run.run_ahead, until_tick, stretch_memory, due,
+                                        committed) as stretch:
+                            stretch.run()
+                    except FormRefused as exc:
+                        pause_itself(run, str(exc))
+                        break
+                    except Exception:
+                        run.refresh_from_db()
+                        raise
+                    if stretch.halted:  # the budget: what ran ahead of the last commit is not the truth
+                        world = RunWorld(run)
+                    if run.tick > began or stretch.halted:
+                        continue
+                    # run.tick is a barrier: everyone takes it together, in lock-step
+                try:
+                    writer = run_tick(world, gateway)
                 except FormRefused as exc:
                     pause_itself(run, str(exc))
                     break
+                try:
+                    writer.commit(writer.start_tick + 1, memory)
                 except Exception:
                     run.refresh_from_db()
                     raise
-                if stretch.halted:  # the budget: what ran ahead of the last commit is not the truth
-                    world = RunWorld(run)
-                if run.tick > began or stretch.halted:
-                    continue
-                # run.tick is a barrier: everyone takes it together, in lock-step
-            try:
-                writer = run_tick(world, gateway)
-            except FormRefused as exc:
-                pause_itself(run, str(exc))
-                break
-            try:
-                writer.commit(writer.start_tick + 1, memory)
-            except Exception:
-                run.refresh_from_db()
-                raise
-            budget.add(writer.calls)
-            del writer  # the committed tick's rows (compressed prompts and all) are not held through the next tick
-            if on_tick:
-                on_tick(run.tick)
-        if run.tick in due:  # the run stops where interventions wait: they belong to this tick
-            apply_due(run)
-    finally:
-        gateway.close()
+                budget.add(writer.calls)
+                del writer  # the committed tick's rows (compressed prompts and all) are not held through the next tick
+                if on_tick:
+                    on_tick(run.tick)
+            if run.tick in due:  # the run stops where interventions wait: they belong to this tick
+                apply_due(run)
+        finally:
+            gateway.close()
     return run
 
 
