@@ -5,7 +5,6 @@ import threading
 
 import pytest
 
-from voyage.calls.factory import gateway_for
 from voyage.engine.collector import WHILE_TICKING, collecting_less
 from voyage.engine.runner import advance, create_run
 from voyage.models import Run
@@ -39,13 +38,12 @@ class Broken(Exception):
 
 def test_a_run_that_fails_puts_the_thresholds_back(found):
     run = create_run(Scenario.objects.get(slug="edelweiss"), seed=5, schedule=Run.SIMULTANEOUS, target_ticks=3)
-    gateway = gateway_for(run)
 
     def fail(tick):
         raise Broken(f"stopped at {tick}")
 
     with pytest.raises(Broken):
-        advance(run, 3, gateway=gateway, on_tick=fail, memory_inline=True)
+        advance(run, 3, on_tick=fail, memory_inline=True)
     assert gc.get_threshold() == found
 
 
