@@ -28,14 +28,14 @@ _before: tuple[int, ...] = ()  # the thresholds the first of them found
 
 
 @contextmanager
-def collecting_less(thresholds: tuple[int, int, int] = WHILE_TICKING):
-    """The collector at `thresholds` for the block; the thresholds found before, after it (once no
+def collecting_less():
+    """The collector at WHILE_TICKING for the block; the thresholds found before, after it (once no
     other such block of the process's threads is under way)."""
     global _inside, _before
     with _lock:
         if _inside == 0:
             _before = gc.get_threshold()
-            gc.set_threshold(*thresholds)
+            gc.set_threshold(*WHILE_TICKING)
         _inside += 1
     try:
         yield
