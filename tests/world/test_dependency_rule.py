@@ -11,8 +11,8 @@ from voyage.bench.ahead import SAME_ROOM_UNSAFE, AgentTick, Near, TickTrace, _dr
 from voyage.management.commands.bench import parse_lognormal
 from world.rules.actions import Action, ActionFail
 from world.rules import dependency
-from world.rules.dependency import (Balls, Behind, answered, attrition_possible, barrier, latest_within, reach, reaches,
-                                   turn_of, within_reach)
+from world.rules.dependency import (Balls, Behind, answered, attrition_possible, barrier, exits_to, latest_within, reach,
+                                   reaches, turn_of, within_reach)
 from world.rules.tick_order import ATTRITION, CHECK, EACH, NEXT, PROMPT, REFLECT, RESOLVE, WAKE
 
 FIRST = EACH[0].number
@@ -278,7 +278,7 @@ def test_an_agent_reaches_no_further_than_one_exit_beyond_its_ticks_to_go():
     rng, seen = random.Random(12), 0
     for o, key, wakes, _ in _situations(rng, 3000):
         for room in reach(o, key, BALLS, wakes):
-            exits = next(d for d, shell in enumerate(BALLS.shells(frozenset((o.room,)), 6)) if room in shell)
+            exits = exits_to(BALLS.shells(frozenset((o.room,)), 6), room)
             assert o.tick <= latest_within(key[0], exits), (o, key, room, exits)
             seen += exits > 0
     assert seen > 1000  # reaches past its own room were among them
@@ -289,14 +289,20 @@ def test_whether_a_reach_meets_rooms_is_told_by_their_distance_alone():
     """The engine's scan knows how far each agent it looks at stands from the rooms asked about (the
     ring it found it in) and asks `reaches`, which builds no rooms: the same answer as `reach`'s rooms
     met, over seeded situations and sets of rooms on the corridor."""
-    rng, met = random.Random(13), 0
+    rng, met, beyond = random.Random(13), 0, 0
     for o, key, wakes, _ in _situations(rng, 3000):
         rooms = frozenset(rng.sample(sorted(NEIGHBOURS), rng.randint(1, 3)))
-        exits = next(d for d, shell in enumerate(BALLS.shells(rooms, 6)) if o.room in shell)
         expected = bool(reach(o, key, BALLS, wakes) & rooms)
+        # the rings as far as the engine looks: no further than one exit beyond the ticks to go of the
+        # slowest, and this agent is at most as slow
+        exits = exits_to(BALLS.shells(rooms, key[0] - o.tick + 1), o.room)
+        if exits is None:  # beyond them: it reaches none of the rooms
+            assert not expected, (o, key, rooms, wakes)
+            beyond += 1
+            continue
         assert reaches(o, key, rooms, exits, wakes) == expected, (o, key, rooms, exits, wakes)
         met += expected
-    assert 500 < met < 2500  # both answers were among them
+    assert 500 < met < 2500 and beyond > 100  # every answer was among them
 
 
 def test_the_shells_of_rooms_are_their_balls_ring_by_ring(monkeypatch):
@@ -308,6 +314,7 @@ def test_the_shells_of_rooms_are_their_balls_ring_by_ring(monkeypatch):
         assert frozenset().union(*shells[:radius + 1]) == ball
     assert sum(len(s) for s in shells) == len(frozenset().union(*shells))  # each room once
     assert BALLS.shells(rooms, 3) is shells  # computed once
+    assert [exits_to(shells, room) for room in (7, 2, 4, 5)] == [0, 1, 3, None]
     monkeypatch.setattr(dependency, "SHELLS_KEPT", 5)
     few = Balls(NEIGHBOURS)
     for room in NEIGHBOURS:  # more than it keeps: the cache starts again, and the answers stay the same

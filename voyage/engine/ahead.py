@@ -68,13 +68,14 @@ from voyage.engine.writer import TickWriter
 from voyage.gateway.base import Gateway
 from voyage.models import MAX_RUN_AHEAD, LLMCall
 from world.rules.actions import ActionFail, parse_action
-from world.rules.dependency import (NOWHERE, Balls, Behind, Turn, answered, attrition_possible, barrier,
-                                    latest_within, reach, reaches, still, walking_on)
+from world.rules.dependency import (NOWHERE, Behind, Turn, answered, attrition_possible, barrier, exits_to,
+                                    latest_within, reaches, still, walking_on)
 from world.rules.tick_order import ATTRITION, CHECK, DREAMS, EACH, NEXT, PROMPT, REFLECT, RESOLVE, WAKE
 from world.time import TickPlan, is_overnight, plan_tick
 
 FIRST = EACH[0].number  # an agent's first step of a tick (the wake)
 GATHER = 0.05  # of a call's median latency: how long the returns gather before the schedule takes them
+NOBODY = math.inf  # the earliest tick in a room with nobody in it (Earliest)
 WRITTEN = object()  # put on Stretch.arrived when the commit thread has written a tick
 # What a prompt of tick t shows of the memory jobs is fixed by tick t - SHOW_LAG (memories/job_records.py):
 # past any lead an agent may take, the tick that records those jobs has committed before its prompt.
@@ -146,6 +147,44 @@ class Cursor:
         return self.tick if self.step > FIRST else self.tick - 1
 
 
+class Earliest:
+    """The earliest tick any cursor not done stands in, room by room (`of`; a room with nobody there
+    is absent): the scan skips a room whose people are all too far ahead in ticks to reach the step it
+    asks about (`Stretch._nobody_reaches`). Kept as a cursor starts a tick, dies or changes room
+    (`Stretch._recount`), so it costs per move, not per scan."""
+
+    def __init__(self):
+        self.of: dict[int, int] = {}
+        self._ticks: dict[int, dict[int, int]] = {}  # room -> its cursors, counted by the tick they are in
+        self._where: dict[int, tuple[int, int] | None] = {}  # id(cursor) -> (room, tick) as counted
+
+    def put(self, c: Cursor) -> None:
+        """Count the cursor where it stands now, in the tick it is in (nowhere once done)."""
+        where = None if c.done else (c.agent.location_id, c.tick)
+        before = self._where.get(id(c))
+        if before == where:
+            return
+        self._where[id(c)] = where
+        if before is not None:
+            self._count(*before, -1)
+        if where is not None:
+            self._count(*where, 1)
+
+    def _count(self, room: int, tick: int, n: int) -> None:
+        ticks = self._ticks.get(room)
+        if ticks is None:
+            ticks = self._ticks[room] = {}
+        left = ticks.get(tick, 0) + n
+        if left:
+            ticks[tick] = left
+        else:
+            del ticks[tick]
+        if ticks:
+            self.of[room] = min(ticks)
+        else:
+            self.of.pop(room, None)
+
+
 @dataclass
 class Stretch:
     """Ticks from the run's tick up to the next barrier (or `until`), out of order."""
@@ -180,7 +219,7 @@ class Stretch:
         the slowest agent moved on (`_park`, `_wake`) — so an event costs in proportion to the agents
         it can touch, not the world. `work` counts what it did (examinations, reach computations)."""
         world, run = self.world, self.world.run
-        self.balls = Balls(world.graph.neighbours)  # the rooms within k exits of a room (the rule's)
+        self.balls = world.balls  # the rooms within k exits of a room (the rule's), kept from stretch to stretch
         self.cursors = [Cursor(a, run.tick, attrition_tick=run.tick - 1)
                         for a in sorted(world.living(), key=lambda a: a.persona.key)]
         self.by_agent = {c.agent.id: c for c in self.cursors}
@@ -197,6 +236,7 @@ class Stretch:
         self.on_lead: dict[int, set[Cursor]] = {}  # tick -> waiting for the slowest, to start it
         self.at_tick: Counter = Counter()  # the cursors not done, by the tick they are in
         self.counted: dict[int, int | None] = {}  # id(cursor) -> the tick it is counted in (None: done)
+        self.earliest = Earliest()  # the earliest tick in each room, for the scan
         for c in self.cursors:
             self._recount(c)
         self.arrived: SimpleQueue = SimpleQueue()  # cursors whose call came back (from the calls' threads)
@@ -324,6 +364,7 @@ class Stretch:
         """Count the cursor in the tick it is in (not at all once done); when the slowest agent moves
         on, those waiting for it to start a tick look again."""
         c.done = c.died_at is not None and c.tick > c.died_at
+        self.earliest.put(c)
         now = None if c.done else c.tick
         if id(c) in self.counted and self.counted[id(c)] == now:
             return
@@ -507,6 +548,7 @@ class Stretch:
             if (oc := self.by_agent.get(o.id)) is not None and oc is not c:
                 self._recount(oc)
                 self._wake_waiters(oc)
+        self.earliest.put(c)  # it may have changed room (RunWorld.move: a resolution moves only its own agent)
         c.on()
         return True
 
@@ -689,36 +731,40 @@ class Stretch:
         """No cursor behind `key` reaches one of `rooms`? The one last found in the cursor's way is asked
         first: it is often still there (its call is still out, or it has yet to resolve), and one
         reach settles it where a scan of everyone near would."""
+        radius = key[0] - self.low + 1  # no agent behind can reach further (dependency.reach)
+        shells = self.balls.shells(frozenset(rooms), radius)
         o = c.blocker
         if o is not None and not o.done and o.key < key:
             self.work["reach"] += 1
-            if self._reach(o, key, wakes) & rooms:
+            exits = exits_to(shells, o.agent.location_id)
+            if exits is not None and reaches(self._behind(o, key), key, rooms, exits, wakes):
                 self.work["in the way again"] += 1
                 self.why = ("cursor", o)
                 return False
-        radius = key[0] - self.low + 1  # no agent behind can reach further (dependency.reach)
-        in_room, by_agent = self.world.in_room, self.by_agent
+        in_room, by_agent, earliest = self.world.in_room, self.by_agent, self.earliest.of
         self.work["clear"] += 1
+        looked = 0
         # only those who stand near enough to matter (RunWorld.in_room: where each is), nearest first;
-        # from `exits` away, only one far enough behind in ticks to walk the rest
-        for exits, shell in enumerate(self.balls.shells(frozenset(rooms), radius)):
+        # from `exits` away, only one far enough behind in ticks to walk the rest (in a room whose
+        # earliest tick is later, nobody is)
+        for exits, shell in enumerate(shells):
             latest = latest_within(key[0], exits)
             for rid in shell:
-                for aid in in_room.get(rid, ()):
+                if earliest.get(rid, NOBODY) > latest:
+                    continue
+                for aid in in_room[rid]:
                     o = by_agent.get(aid)
+                    looked += 1
                     if o is None or o is c or o.done or o.key >= key or o.tick > latest:
                         continue
                     self.work["reach"] += 1
                     if reaches(self._behind(o, key), key, rooms, exits, wakes):
+                        self.work["looked"] += looked
                         self.why = ("cursor", o)
                         c.blocker = o
                         return False
+        self.work["looked"] += looked
         return True
-
-    def _reach(self, o: Cursor, key: tuple, wakes: bool = False) -> frozenset[int]:
-        """The rooms where the agent's steps up to `key` may touch what the step at `key` reads or
-        writes: the rule's (world/rules/dependency.py, `reach`), on the cursor as it stands."""
-        return reach(self._behind(o, key), key, self.balls, wakes)
 
     def _behind(self, o: Cursor, key: tuple) -> Behind:
         """The cursor as the rule sees it, behind the step at `key`."""

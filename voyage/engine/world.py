@@ -19,6 +19,7 @@ from memories.working import WorkingMemory
 from voyage.instruments.world_changes import apply_world_changes
 from voyage.models import Event, Run
 from world.models import AgentState, Exit, Prop, Room, SoulEntry
+from world.rules.dependency import Balls
 from world.rules.graph import RoomGraph
 from world.rules.ladder import PEOPLE_NAMES, knows, rung_spec
 from world.rules.names_in_text import NamesInText
@@ -151,6 +152,12 @@ class RunWorld:
     def knows(self, agent: AgentState, fact: str) -> bool:
         """What the agent's rung reveals (world.rules.ladder.KNOWLEDGE): the one capability lookup."""
         return knows(self.rungs, agent.rung, fact)
+
+    @cached_property
+    def balls(self) -> Balls:
+        """The rooms within k exits of a room, as the out-of-order schedule's rule asks for them
+        (voyage/engine/ahead.py): computed once for the run, not again at each stretch."""
+        return Balls(self.graph.neighbours)
 
     @cached_property
     def room_names(self) -> NamesInText:

@@ -125,6 +125,15 @@ class Balls:
         return found
 
 
+def exits_to(shells: tuple[frozenset[int], ...], room: int) -> int | None:
+    """How many exits `room` is from the nearest of the rooms `shells` grew from (Balls.shells); None
+    if it is beyond them."""
+    for exits, shell in enumerate(shells):
+        if room in shell:
+            return exits
+    return None
+
+
 class Behind(NamedTuple):
     """Another agent, as the rule needs it: where it is in the tick's steps (its next step, `step`, of
     `tick`), its place in the tick of the step asked about, where it stands, whether it lives and
