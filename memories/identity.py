@@ -39,5 +39,8 @@ def identity_text(agent: AgentState, world=None, *, upto_tick: int | None = None
 
 
 def agent_for_job(agent_id: int) -> AgentState | None:
-    """An agent's state row with what a memory job needs beside it (persona, run, scenario)."""
-    return AgentState.objects.select_related("persona", "run__scenario").filter(pk=agent_id).first()
+    """An agent's state row with what a memory job needs beside it (persona, run, scenario). Not the
+    run's `leads`, which no job reads: out of order it holds every agent's lead, and a tick's jobs
+    would decode it once each."""
+    return (AgentState.objects.select_related("persona", "run__scenario").defer("run__leads")
+            .filter(pk=agent_id).first())

@@ -282,6 +282,43 @@ def test_the_scan_skips_the_rooms_whose_people_are_all_too_far_ahead(monkeypatch
     assert 0 < looked < 0.9 * OneAtATime.work_done["looked"], (looked, OneAtATime.work_done["looked"])
 
 
+class CheckingTheKept(OneAtATime):
+    """The schedule checking, each time it keeps a cursor waiting on the one in its way (that one took
+    a step, or its answer came, or its agent changed), that a scan of everyone near afresh would find
+    the step still held up."""
+
+    def _still_in_way(self, o, c):
+        kept = super()._still_in_way(o, c)
+        if kept:
+            key, rooms, wakes, _ = c.asking
+            saved = c.blocker, c.asking, self.why, self.work.copy()
+            c.blocker = None
+            assert not self._nobody_reaches(c, key, rooms, wakes), (c.agent.persona.key, key, o.agent.persona.key)
+            c.blocker, c.asking, self.why, self.work = saved
+        return kept
+
+
+class WakingEveryWaiter(OneAtATime):
+    """The schedule waking all those waiting on a cursor at each of its events, as it did before."""
+
+    def _still_in_way(self, o, c):
+        return False
+
+
+def test_those_still_held_up_by_the_one_in_their_way_are_not_woken(monkeypatch):
+    """A cursor waits on the one found in its way; when that one takes a step, or its answer comes, or
+    its agent changes, what it may reach is asked again, and those it still holds up are not woken to
+    look again (each would scan, find it first, and wait on it again). Each one kept is checked
+    against a scan of everyone near afresh; the same run waking them all has the same transcript,
+    memory and calls, and looks at cursors more often."""
+    kept = _held_run(monkeypatch, 128, 8, CheckingTheKept)
+    work = OneAtATime.work_done
+    woken = _held_run(monkeypatch, 128, 8, WakingEveryWaiter)
+    assert_same_run(kept, woken)
+    assert work["kept waiting"] > 0 and OneAtATime.work_done["kept waiting"] == 0
+    assert work["examined"] < OneAtATime.work_done["examined"], (work, OneAtATime.work_done)
+
+
 def test_the_earliest_tick_of_each_room_follows_its_cursors():
     """ahead.Earliest on hand-made cursors: a new tick, a move, a death past its tick."""
     class Agent:

@@ -120,6 +120,9 @@ class Cursor:
     clear_to: tuple = field(init=False, default=())  # its own room is clear of those behind up to this key
     clear_room: int | None = field(init=False, default=None)  # (Stretch._clear: it stays clear)
     blocker: Cursor | None = field(init=False, default=None)  # the last cursor found in its way (_nobody_reaches)
+    # what its step asked when the blocker was found, (key, rooms, wakes, shells): while the blocker still
+    # reaches them, its events need not wake the cursor (Stretch._wake_waiters); None if not a scan's
+    asking: tuple | None = field(init=False, default=None)
 
     def __post_init__(self):
         self.key = (self.tick, self.step, self.place)
@@ -309,6 +312,7 @@ class Stretch:
         progressed = False
         while not c.done:
             self.why = None
+            c.asking = None
             if not self._step(c):
                 self._park(c, self.why)
                 break
@@ -332,8 +336,28 @@ class Stretch:
             heapq.heappush(self.ready, (c.key, self.order[id(c)], c))
 
     def _wake_waiters(self, c: Cursor) -> None:
-        for w in self.waiters.pop(id(c), ()):
+        """Something about the cursor changed (a step, its answer, its agent): those it stood in the way
+        of look again, unless it still stands in their way (what it may reach is asked again; looking
+        again, each would find it first and wait for it again)."""
+        waiting = self.waiters.pop(id(c), None)
+        if not waiting:
+            return
+        kept = {w for w in waiting if self._still_in_way(c, w)}
+        for w in waiting - kept if kept else waiting:
             self._wake(w)
+        if kept:
+            self.work["kept waiting"] += len(kept)
+            self.waiters[id(c)] = kept
+
+    def _still_in_way(self, o: Cursor, c: Cursor) -> bool:
+        """Does `o` still reach what `c`'s step asked when `o` was found in its way (`Cursor.asking`)?"""
+        if c.asking is None or o.done or c.done:
+            return False
+        key, rooms, wakes, shells = c.asking
+        if not o.key < key:
+            return False
+        exits = exits_to(shells, o.agent.location_id)
+        return exits is not None and reaches(self._behind(o, key), key, rooms, exits, wakes)
 
     def _park(self, c: Cursor, why) -> None:
         """Where the cursor waits (`why`, set by the step that could not go): on the cursor in its
@@ -558,26 +582,23 @@ class Stretch:
 
     def _turn(self, c: Cursor) -> Turn:
         """What the agent's resolution may touch, now that its answer is in (the rule's turn: where it
-        may stand, what it may touch). Kept on the cursor until it resolves (nothing it reads changes
-        before: everything that could is in those rooms, and waits for it)."""
-        if c.turn is not None:
-            return c.turn
+        may stand, what it may touch). Read off the agent as it is now: until it resolves, a resolution
+        before its own may still change it (end its life, put it to sleep, stop its walk). Only the
+        answer, parsed, is kept on the cursor (`action`; its room cannot change before it resolves)."""
         a, world = c.agent, self.world
         room = a.location_id
         if not a.alive:
-            turn = NOWHERE
-        elif c.asked is None:
+            return NOWHERE
+        if c.asked is None:
             if a.destination_id is not None and not a.asleep:  # it walks on (travel_or_collapse)
-                turn = walking_on(room, world.graph.next_hop(room, a.destination_id))
-            else:
-                turn = still(room)
-        else:
+                return walking_on(room, world.graph.next_hop(room, a.destination_id))
+            return still(room)
+        if c.turn is None:
             answer = c.asked.call.result()
             action = ActionFail("") if answer.failed else parse_action(answer.text)
             c.action = None if answer.failed else action
-            turn = answered(room, world.graph.neighbours, action)
-        c.turn = turn
-        return turn
+            c.turn = answered(room, world.graph.neighbours, action)
+        return c.turn
 
     def _died(self, o, tick: int) -> None:
         c = self.by_agent.get(o.id)
@@ -740,6 +761,7 @@ class Stretch:
             if exits is not None and reaches(self._behind(o, key), key, rooms, exits, wakes):
                 self.work["in the way again"] += 1
                 self.why = ("cursor", o)
+                c.asking = key, rooms, wakes, shells
                 return False
         in_room, by_agent, earliest = self.world.in_room, self.by_agent, self.earliest.of
         self.work["clear"] += 1
@@ -762,6 +784,7 @@ class Stretch:
                         self.work["looked"] += looked
                         self.why = ("cursor", o)
                         c.blocker = o
+                        c.asking = key, rooms, wakes, shells
                         return False
         self.work["looked"] += looked
         return True

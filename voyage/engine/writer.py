@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
 
-from django.db import connection, models, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
 from django.utils import timezone
 
 from memories.importance import importance_of
@@ -392,11 +392,12 @@ def _params(fields, objects, with_pk: bool = False) -> list:
     prepared = [(i, f) for i, f in enumerate(fields) if not _plain(f)]
     if not prepared:
         return [get(obj) for obj in objects]
+    db = connections[DEFAULT_DB_ALIAS]  # the thread's connection, looked up once (`connection` looks it up at each use)
     rows = []
     for obj in objects:
         values = list(get(obj))
         for i, f in prepared:
-            values[i] = f.get_db_prep_save(values[i], connection)
+            values[i] = f.get_db_prep_save(values[i], db)
         rows.append(values)
     return rows
 
