@@ -354,10 +354,7 @@ class Stretch:
         if c.asking is None or o.done or c.done:
             return False
         key, rooms, wakes, shells = c.asking
-        if not o.key < key:
-            return False
-        exits = exits_to(shells, o.agent.location_id)
-        return exits is not None and reaches(self._behind(o, key), key, rooms, exits, wakes)
+        return o.key < key and self._reaches(o, key, rooms, wakes, shells)
 
     def _park(self, c: Cursor, why) -> None:
         """Where the cursor waits (`why`, set by the step that could not go): on the cursor in its
@@ -757,8 +754,7 @@ class Stretch:
         o = c.blocker
         if o is not None and not o.done and o.key < key:
             self.work["reach"] += 1
-            exits = exits_to(shells, o.agent.location_id)
-            if exits is not None and reaches(self._behind(o, key), key, rooms, exits, wakes):
+            if self._reaches(o, key, rooms, wakes, shells):
                 self.work["in the way again"] += 1
                 self.why = ("cursor", o)
                 c.asking = key, rooms, wakes, shells
@@ -788,6 +784,12 @@ class Stretch:
                         return False
         self.work["looked"] += looked
         return True
+
+    def _reaches(self, o: Cursor, key: tuple, rooms, wakes: bool, shells: tuple) -> bool:
+        """Does the cursor, behind `key`, reach one of `rooms` (`shells`: the rings round them), asked by
+        its distance from them? Beyond the rings it reaches none."""
+        exits = exits_to(shells, o.agent.location_id)
+        return exits is not None and reaches(self._behind(o, key), key, rooms, exits, wakes)
 
     def _behind(self, o: Cursor, key: tuple) -> Behind:
         """The cursor as the rule sees it, behind the step at `key`."""
