@@ -70,10 +70,12 @@ from voyage.models import MAX_RUN_AHEAD, LLMCall
 from world.rules.actions import ActionFail, parse_action
 from world.rules.dependency import (NOWHERE, Behind, Turn, answered, attrition_possible, barrier, exits_to,
                                     latest_within, reaches, still, walking_on)
-from world.rules.tick_order import ATTRITION, CHECK, DREAMS, EACH, NEXT, PROMPT, REFLECT, RESOLVE, WAKE
+from world.rules.tick_order import ATTRITION, CHECK, DREAMS, EACH, NEXT, PROMPT, REFLECT, RESOLVE, TICK, WAKE
 from world.time import TickPlan, is_overnight, plan_tick
 
 FIRST = EACH[0].number  # an agent's first step of a tick (the wake)
+STEP_SPAN = 16  # more than any step's number (world/rules/tick_order.py): ranks (`rank`) keep the keys' order
+assert max(s.number for s in TICK) < STEP_SPAN
 GATHER = 0.05  # of a call's median latency: how long the returns gather before the schedule takes them
 NOBODY = math.inf  # the earliest tick in a room with nobody in it (Earliest)
 WRITTEN = object()  # put on Stretch.arrived when the commit thread has written a tick
@@ -101,6 +103,20 @@ class Reflecting:
     key: tuple
 
 
+def place_number(place: tuple) -> int:
+    """A place in the tick's order (voyage.engine.tick.place: eight bytes of a hash, then the persona
+    key) as a number in the same order, but for the persona key (`rank` adds the cursor's number,
+    in the persona keys' order); 0 for no place, which comes before every place."""
+    return int.from_bytes(place[0], "big") + 1 if place else 0
+
+
+def rank(tick: int, step: int, place_n: int, n: int) -> int:
+    """A key (tick, step, place) as one number in the same order, for the cursor numbered `n` among
+    the cursors sorted by persona key (0 with no place): compared many times a step (the heap, the
+    scan), a number costs less than a tuple of a tuple."""
+    return ((tick * STEP_SPAN + step) << 97) | (place_n << 32) | n
+
+
 @dataclass(eq=False)
 class Cursor:
     """Where one agent is: the tick it is in and its next step."""
@@ -108,14 +124,19 @@ class Cursor:
     tick: int
     step: int = FIRST
     place: tuple = ()
+    n: int = 0  # its number among the cursors sorted by persona key (Stretch.run): breaks ties of place
     deciding: bool = False
     asked: Asked | None = None  # while its action call is out or unresolved
+    answer_in: bool = False  # its action call's return has been taken (Stretch._arrive)
     reflecting: Reflecting | None = None  # while it reflects
     turn: Turn | None = None  # what its resolution touches, once its answer is in (Stretch._turn)
     action: object = None  # its answer parsed, once in (Stretch._turn; steps.settle need not parse it again)
     died_at: int | None = None
     attrition_tick: int = -1  # the last tick whose attrition it has counted
     key: tuple = field(init=False)  # (tick, step, place): its next step's place in lock-step's order (`at`)
+    rank: int = field(init=False)  # the key as a number in the same order (`rank`)
+    place_n: int = field(init=False, default=0)  # its place as a number (`place_number`)
+    places: dict = field(init=False, default_factory=dict)  # tick -> its place in it (Stretch._place)
     done: bool = field(init=False, default=False)  # dead, and past the tick it died in (Stretch._recount)
     clear_to: tuple = field(init=False, default=())  # its own room is clear of those behind up to this key
     clear_room: int | None = field(init=False, default=None)  # (Stretch._clear: it stays clear)
@@ -125,7 +146,9 @@ class Cursor:
     asking: tuple | None = field(init=False, default=None)
 
     def __post_init__(self):
+        self.place_n = place_number(self.place)
         self.key = (self.tick, self.step, self.place)
+        self.rank = rank(self.tick, self.step, self.place_n, self.n)
 
     def at(self, step: int, *, tick: int | None = None, place: tuple | None = None) -> None:
         """Move it to `step` (of `tick`, at `place` in it)."""
@@ -133,8 +156,10 @@ class Cursor:
             self.tick = tick
         if place is not None:
             self.place = place
+            self.place_n = place_number(place)
         self.step = step
         self.key = (self.tick, step, self.place)
+        self.rank = rank(self.tick, step, self.place_n, self.n)
 
     def on(self) -> None:
         """Move it to its next step in the tick's table (world/rules/tick_order.py), or to the first
@@ -202,7 +227,6 @@ class Stretch:
     barriers: dict[int, str | None] = field(default_factory=dict)
     sleepers: dict[int, list] = field(default_factory=dict)
     job_agents: dict[int, set[int]] = field(default_factory=dict)
-    places: dict[tuple[int, int], tuple] = field(default_factory=dict)
     plans: dict[int, TickPlan] = field(default_factory=dict)  # each tick's plan (`_plan`), made once
     work: Counter = field(default_factory=Counter)  # what the schedule did: examinations, steps, reaches
     committer: ThreadPoolExecutor | None = field(default=None, init=False)  # the commit thread (`__enter__`)
@@ -223,14 +247,14 @@ class Stretch:
         it can touch, not the world. `work` counts what it did (examinations, reach computations)."""
         world, run = self.world, self.world.run
         self.balls = world.balls  # the rooms within k exits of a room (the rule's), kept from stretch to stretch
-        self.cursors = [Cursor(a, run.tick, attrition_tick=run.tick - 1)
-                        for a in sorted(world.living(), key=lambda a: a.persona.key)]
+        self.cursors = [Cursor(a, run.tick, n=n, attrition_tick=run.tick - 1)
+                        for n, a in enumerate(sorted(world.living(), key=lambda a: a.persona.key))]
         self.by_agent = {c.agent.id: c for c in self.cursors}
-        self.order = {id(c): n for n, c in enumerate(self.cursors)}  # breaks ties of key in the heap
+        self.numbers = {c.agent.persona.key: c.n for c in self.cursors}  # for the ranks of keys (`_rank`)
         self.low = run.tick  # the tick the slowest agent is in (_recount)
         self.stop = self.until
         self.halted = False
-        self.ready: list = []  # the heap of cursors to look at, by key
+        self.ready: list = []  # the heap of cursors to look at, by key (its rank: no two alike)
         self.queued: set[int] = set()  # id() of those in it
         self.waiters: dict[int, set[Cursor]] = {}  # id(cursor) -> the cursors it stands in the way of
         self.for_commit: set[Cursor] = set()  # waiting for the next commit
@@ -240,6 +264,7 @@ class Stretch:
         self.at_tick: Counter = Counter()  # the cursors not done, by the tick they are in
         self.counted: dict[int, int | None] = {}  # id(cursor) -> the tick it is counted in (None: done)
         self.earliest = Earliest()  # the earliest tick in each room, for the scan
+        self.reflect_cleared: dict[int, set[int]] = {}  # tick -> rooms clear up to its reflections (`_reflect_clear`)
         for c in self.cursors:
             self._recount(c)
         self.arrived: SimpleQueue = SimpleQueue()  # cursors whose call came back (from the calls' threads)
@@ -302,7 +327,7 @@ class Stretch:
     def _drain(self) -> None:
         """Look at every cursor woken, in key order, until none can take a step."""
         while self.ready:
-            _, _, c = heapq.heappop(self.ready)
+            _, c = heapq.heappop(self.ready)
             self.queued.discard(id(c))
             self._examine(c)
 
@@ -333,7 +358,7 @@ class Stretch:
     def _wake(self, c: Cursor) -> None:
         if not c.done and id(c) not in self.queued:
             self.queued.add(id(c))
-            heapq.heappush(self.ready, (c.key, self.order[id(c)], c))
+            heapq.heappush(self.ready, (c.rank, c))
 
     def _wake_waiters(self, c: Cursor) -> None:
         """Something about the cursor changed (a step, its answer, its agent): those it stood in the way
@@ -428,6 +453,8 @@ class Stretch:
             self._committed(w, future.result())
             return
         self.work["arrivals"] += 1
+        if c.asked is not None:  # (a reflection's calls are out only once its action has resolved)
+            c.answer_in = True
         self._wake(c)
         self._wake_waiters(c)
 
@@ -462,7 +489,7 @@ class Stretch:
         if c.agent.id in self.job_agents.get(t - 1, ()) and t - 1 > self.prepared:
             self.why = ("prepared", t - 1)
             return False  # its job is fixed, and its compaction counted done, as tick t - 1 is read for its commit
-        c.at(WAKE, place=self._place(c.agent, t))
+        c.at(WAKE, place=self._place(c, t))
         a = c.agent
         wakes = a.asleep and a.busy_until_tick <= t  # steps.wake
         may_decide = a.alive and (not a.asleep or wakes) and a.destination_id is None  # steps.decides, roughly
@@ -545,7 +572,7 @@ class Stretch:
 
     def _resolve(self, c: Cursor) -> bool:
         a, world = c.agent, self.world
-        if c.asked is not None and not c.asked.call.done():
+        if c.asked is not None and not c.answer_in:
             self.why = ("call",)
             return False
         touched = self._touches(c)
@@ -559,7 +586,7 @@ class Stretch:
                 steps.settle(world, w, a, asked.situation, asked.request, asked.call.result(), c.action)
             else:
                 w.call(asked.request, asked.call.result(), LLMCall.SKIPPED, "died before the action resolved")
-            c.asked = None
+            c.asked, c.answer_in = None, False
         elif a.alive:
             steps.travel_or_collapse(world, w, a)
         c.turn, c.action = None, None
@@ -603,8 +630,12 @@ class Stretch:
             c.died_at = tick
 
     def _attrition(self, c: Cursor) -> bool:
-        if c.agent.alive:
-            if not self._clear(c, (c.tick, ATTRITION, c.place), {c.agent.location_id}, further=(c.tick, REFLECT, ())):
+        a = c.agent
+        if a.alive:
+            # whether it is alone in a private room: who is there by its turn in this step tells (in any
+            # other room it is never alone, whoever comes or goes: steps.alone_too_long)
+            if self.world.rooms[a.location_id].private and not self._clear(
+                    c, (c.tick, ATTRITION, c.place), {a.location_id}, further=(c.tick, REFLECT, ())):
                 return False
             if steps.alone_too_long(self.world, self._writer(c, ATTRITION), c.agent):
                 raise RuntimeError(f"run {self.world.run.pk}: an attrition rumour at tick {c.tick}, "
@@ -619,7 +650,7 @@ class Stretch:
         a = c.agent
         if a.alive:
             # whether it is due reads its own row, which steps of this tick up to the attrition may change
-            if not self._clear(c, (c.tick, REFLECT, ()), {a.location_id}):
+            if not self._reflect_clear(c):
                 return False
             plan = self._plan(c.tick)
             why = steps.reflection_due(self.world, a, plan.new_tick, plan)
@@ -629,6 +660,21 @@ class Stretch:
                 c.reflecting = Reflecting(steps.reflecting(self.world, w, [(a, why)]), None, key)
                 return self._reflect_on(c)
         c.on()
+        return True
+
+    def _reflect_clear(self, c: Cursor) -> bool:
+        """Is the agent's room clear of those behind the tick's reflections (a key at no agent's place)?
+        The same question for everyone there: asked once a room and tick, once clear (those behind only
+        move on, so it stays clear; and one who has resolved this tick, as each who asks has, reaches
+        nothing before the reflections, so the asker left out of the scan changes nothing)."""
+        t, room = c.tick, c.agent.location_id
+        cleared = self.reflect_cleared.setdefault(t, set())
+        if room in cleared:
+            self.work["clear shared"] += 1
+            return True
+        if not self._clear(c, (t, REFLECT, ()), {room}):
+            return False
+        cleared.add(room)
         return True
 
     def _reflect_on(self, c: Cursor) -> bool:
@@ -690,6 +736,7 @@ class Stretch:
         world, t = self.world, w.start_tick
         w.finish(written, self.memory)
         self.job_agents.pop(t, None)
+        self.reflect_cleared.pop(t, None)
         waiting, self.for_commit = self.for_commit, set()
         for c in waiting:
             self._wake(c)
@@ -750,9 +797,11 @@ class Stretch:
         first: it is often still there (its call is still out, or it has yet to resolve), and one
         reach settles it where a scan of everyone near would."""
         radius = key[0] - self.low + 1  # no agent behind can reach further (dependency.reach)
-        shells = self.balls.shells(frozenset(rooms), radius)
+        shells = self.balls.around(next(iter(rooms)), radius) if len(rooms) == 1 else \
+            self.balls.shells(frozenset(rooms), radius)
+        before = self._rank(key)
         o = c.blocker
-        if o is not None and not o.done and o.key < key:
+        if o is not None and not o.done and o.rank < before:
             self.work["reach"] += 1
             if self._reaches(o, key, rooms, wakes, shells):
                 self.work["in the way again"] += 1
@@ -773,7 +822,7 @@ class Stretch:
                 for aid in in_room[rid]:
                     o = by_agent.get(aid)
                     looked += 1
-                    if o is None or o is c or o.done or o.key >= key or o.tick > latest:
+                    if o is None or o is c or o.done or o.rank >= before or o.tick > latest:
                         continue
                     self.work["reach"] += 1
                     if reaches(self._behind(o, key), key, rooms, exits, wakes):
@@ -794,8 +843,8 @@ class Stretch:
     def _behind(self, o: Cursor, key: tuple) -> Behind:
         """The cursor as the rule sees it, behind the step at `key`."""
         a = o.agent
-        answer_in = o.step == RESOLVE and (o.asked is None or o.asked.call.done())
-        return Behind(o.tick, o.step, self._place(a, key[0]), a.location_id, a.alive, a.asleep,
+        answer_in = o.step == RESOLVE and (o.asked is None or o.answer_in)
+        return Behind(o.tick, o.step, self._place(o, key[0]), a.location_id, a.alive, a.asleep,
                       a.busy_until_tick, (lambda: self._turn(o)) if answer_in else None)
 
     def _plan(self, t: int) -> TickPlan:
@@ -807,15 +856,20 @@ class Stretch:
             plan = self.plans[t] = plan_tick(t, self.world.run.reflection_schedule)
         return plan
 
-    def _place(self, agent, tick: int) -> tuple:
-        k = (agent.id, tick)
-        p = self.places.get(k)
+    def _place(self, c: Cursor, tick: int) -> tuple:
+        """The cursor's agent's place in tick's order (voyage.engine.tick.place), made once: the scans
+        ask for it at the ticks of the steps they ask about, its own or a tick or two on."""
+        p = c.places.get(tick)
         if p is None:
-            p = self.places[k] = place(self.world.seed, tick, agent.persona.key)
-            if len(self.places) > 50_000:
-                self.places.clear()
-                self.places[k] = p
+            if len(c.places) > 3:  # it is asked about from the tick it is in on: forget those before
+                c.places = {t: p for t, p in c.places.items() if t >= c.tick}
+            p = c.places[tick] = place(self.world.seed, tick, c.agent.persona.key)
         return p
+
+    def _rank(self, key: tuple) -> int:
+        """A step's key as a number (`rank`): its place's, with the number of the cursor whose it is."""
+        tick, step, p = key
+        return rank(tick, step, place_number(p), self.numbers[p[1]] if p else 0)
 
 
 def _leads(before: dict, now: dict) -> dict:

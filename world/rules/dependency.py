@@ -98,6 +98,7 @@ class Balls:
         self.neighbours = neighbours
         self._balls: dict[tuple[int, int], frozenset[int]] = {}
         self._shells: dict[tuple[frozenset[int], int], tuple[frozenset[int], ...]] = {}
+        self._around: dict[tuple[int, int], tuple[frozenset[int], ...]] = {}
 
     def of(self, room: int, radius: int) -> frozenset[int]:
         ball = self._balls.get((room, radius))
@@ -108,6 +109,15 @@ class Balls:
                 ball |= edge
             ball = self._balls[(room, radius)] = frozenset(ball)
         return ball
+
+    def around(self, room: int, radius: int) -> tuple[frozenset[int], ...]:
+        """`shells` of one room (kept by room: no set to make and hash for each ask)."""
+        found = self._around.get((room, radius))
+        if found is None:
+            if len(self._around) >= SHELLS_KEPT:
+                self._around.clear()
+            found = self._around[(room, radius)] = self.shells(frozenset((room,)), radius)
+        return found
 
     def shells(self, rooms: frozenset[int], radius: int) -> tuple[frozenset[int], ...]:
         """The rooms within `radius` exits of `rooms`, by their distance from the nearest of them: the
