@@ -13,6 +13,8 @@ from concurrent.futures import Future
 from queue import SimpleQueue
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.oracle import assert_same_calls, assert_same_memory, assert_same_transcript
 from voyage.bench.fake_openai_server import FakeOpenAI
@@ -27,6 +29,7 @@ from voyage.instruments.interventions import intervene
 from voyage.management.model_options import replay_fields
 from voyage.models import Event, ModelProfile, Run
 from world.models import Scenario
+from world.rules.tick_order import ATTRITION, REFLECT, TICK
 from world.scenarios.files import data_yaml, import_yaml, scenario_data
 from world.scenarios.grow import grow
 
@@ -250,6 +253,53 @@ def test_the_clear_check_asks_the_one_in_the_way_first_and_looks_no_further_than
     everyone = _held_run(monkeypatch, 128, 8, OneAtATime)
     assert_same_run(quick, everyone)
     assert shortcut["reach"] < OneAtATime.work_done["reach"], (shortcut, OneAtATime.work_done)
+
+
+class AskingEachOnItsOwn(OneAtATime):
+    """The schedule without the attrition step's and the reflections' shortcuts: every agent's
+    attrition asks whether its room is clear, in any room, and each agent asks on its own whether its
+    room is clear up to the tick's reflections."""
+
+    def _attrition(self, c):
+        a = c.agent
+        if a.alive and not self._clear(c, (c.tick, ATTRITION, c.place), {a.location_id}, further=(c.tick, REFLECT, ())):
+            return False
+        return super()._attrition(c)
+
+    def _reflect_clear(self, c):
+        return self._clear(c, (c.tick, REFLECT, ()), {c.agent.location_id})
+
+
+def test_attrition_outside_a_private_room_and_a_room_clear_to_the_reflections_are_asked_once(monkeypatch):
+    """Outside a private room an agent is never alone, whoever comes or goes, so its attrition step
+    asks nobody; and whether a room is clear up to the tick's reflections is the same question for
+    everyone in it, asked once. The same run, calls coming back one by one in the same order, with
+    every agent asking on its own: the same transcript, memory and calls, and more checks."""
+    quick = _held_run(monkeypatch, 128, 8, OneAtATime)
+    shortcut = OneAtATime.work_done
+    each = _held_run(monkeypatch, 128, 8, AskingEachOnItsOwn)
+    assert_same_run(quick, each)
+    assert shortcut["clear shared"] > 0 and OneAtATime.work_done["clear shared"] == 0
+    assert shortcut["clear"] < OneAtATime.work_done["clear"], (shortcut, OneAtATime.work_done)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 60), st.sampled_from([s.number for s in TICK]),
+                          st.one_of(st.just(()), st.tuples(st.sampled_from([b"\x00" * 8, b"\x00" * 7 + b"\x01",
+                                                                              b"\x7f" + b"\x00" * 7, b"\xff" * 8]),
+                                                           st.sampled_from(["ann", "bea", "cal", "dot"])))),
+                min_size=2, max_size=12))
+def test_a_keys_rank_keeps_the_keys_order(keys):
+    """Ranks (numbers the heap and the scan compare) order keys as the keys (tick, step, place) order,
+    places with the same bytes of hash (a collision) by persona key, and no place before any."""
+    number = {p: n for n, p in enumerate(sorted(["ann", "bea", "cal", "dot"]))}
+
+    def rank(key):
+        tick, step, place = key
+        return ahead.rank(tick, step, ahead.place_number(place), number[place[1]] if place else 0)
+
+    assert sorted(keys) == sorted(keys, key=rank)
+    assert all((rank(a) == rank(b)) == (a == b) for a in keys for b in keys)
 
 
 class CheckingTheEarliest(OneAtATime):

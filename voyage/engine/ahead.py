@@ -594,7 +594,8 @@ class Stretch:
             if not o.alive:
                 self._died(o, c.tick)
             if (oc := self.by_agent.get(o.id)) is not None and oc is not c:
-                self._recount(oc)
+                if not o.alive:  # (alive, it stays counted where it was: only its own resolution moves it)
+                    self._recount(oc)
                 self._wake_waiters(oc)
         self.earliest.put(c)  # it may have changed room (RunWorld.move: a resolution moves only its own agent)
         c.on()
