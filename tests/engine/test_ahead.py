@@ -275,12 +275,19 @@ def test_attrition_outside_a_private_room_and_a_room_clear_to_the_reflections_ar
     asks nobody; and whether a room is clear up to the tick's reflections is the same question for
     everyone in it, asked once. The same run, calls coming back one by one in the same order, with
     every agent asking on its own: the same transcript, memory and calls, and more checks."""
-    quick = _held_run(monkeypatch, 128, 8, OneAtATime)
-    shortcut = OneAtATime.work_done
-    each = _held_run(monkeypatch, 128, 8, AskingEachOnItsOwn)
-    assert_same_run(quick, each)
-    assert shortcut["clear shared"] > 0 and OneAtATime.work_done["clear shared"] == 0
-    assert shortcut["clear"] < OneAtATime.work_done["clear"], (shortcut, OneAtATime.work_done)
+    _shortcut_against(monkeypatch, OneAtATime, AskingEachOnItsOwn, taken="clear shared", saves="clear")
+
+
+def _shortcut_against(monkeypatch, with_it: type, without: type, *, taken: str, saves: str) -> None:
+    """The same run of 128 people, calls coming back one by one in the same order, with a shortcut
+    and without it: the same transcript, memory and calls; the shortcut taken (the work counted as
+    `taken`) and saving work (less of `saves`)."""
+    run = _held_run(monkeypatch, 128, 8, with_it)
+    work = OneAtATime.work_done
+    plain = _held_run(monkeypatch, 128, 8, without)
+    assert_same_run(run, plain)
+    assert work[taken] > 0 and OneAtATime.work_done[taken] == 0
+    assert work[saves] < OneAtATime.work_done[saves], (work, OneAtATime.work_done)
 
 
 @settings(max_examples=300, deadline=None)
@@ -361,12 +368,7 @@ def test_those_still_held_up_by_the_one_in_their_way_are_not_woken(monkeypatch):
     look again (each would scan, find it first, and wait on it again). Each one kept is checked
     against a scan of everyone near afresh; the same run waking them all has the same transcript,
     memory and calls, and looks at cursors more often."""
-    kept = _held_run(monkeypatch, 128, 8, CheckingTheKept)
-    work = OneAtATime.work_done
-    woken = _held_run(monkeypatch, 128, 8, WakingEveryWaiter)
-    assert_same_run(kept, woken)
-    assert work["kept waiting"] > 0 and OneAtATime.work_done["kept waiting"] == 0
-    assert work["examined"] < OneAtATime.work_done["examined"], (work, OneAtATime.work_done)
+    _shortcut_against(monkeypatch, CheckingTheKept, WakingEveryWaiter, taken="kept waiting", saves="examined")
 
 
 def test_the_earliest_tick_of_each_room_follows_its_cursors():
