@@ -344,10 +344,10 @@ class CheckingTheKept(OneAtATime):
     a step, or its answer came, or its agent changed), that a scan of everyone near afresh would find
     the step still held up."""
 
-    def _still_in_way(self, o, c):
-        kept = super()._still_in_way(o, c)
+    def _still_in_way(self, o, c, same_reach=False):
+        kept = super()._still_in_way(o, c, same_reach)
         if kept:
-            key, rooms, wakes, _ = c.asking
+            key, _, rooms, wakes, _ = c.asking
             saved = c.blocker, c.asking, self.why, self.work.copy()
             c.blocker = None
             assert not self._nobody_reaches(c, key, rooms, wakes), (c.agent.persona.key, key, o.agent.persona.key)
@@ -358,7 +358,7 @@ class CheckingTheKept(OneAtATime):
 class WakingEveryWaiter(OneAtATime):
     """The schedule waking all those waiting on a cursor at each of its events, as it did before."""
 
-    def _still_in_way(self, o, c):
+    def _still_in_way(self, o, c, same_reach=False):
         return False
 
 

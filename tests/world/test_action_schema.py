@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from voyage.gateway import structured
-from world.rules.action_schema import action_schema, nameable_targets, rooms_named
+from world.rules.action_schema import action_branches, action_schema, has_branch, nameable_targets, rooms_named
 from world.rules.actions import DURATIONS, KEYS, MAX_TEXT, Action, parse_action
 from world.rules.ladder import ITEM_NAMES, OWN_NAME, PEOPLE_NAMES, SETTING, TRUST_LABELS, RungSpec, rung_spec
 from world.rules.perception import Person, Place, Thing, perceive, render_situation, resolve_target
@@ -165,6 +165,18 @@ people_st = st.lists(st.sampled_from([ADA, BERT, Person(5, "Cora Vance", label="
                      unique=True, max_size=4)
 things_st = st.lists(st.sampled_from([WATCH, LETTER, Thing(102, "Brass key")]), unique=True, max_size=3)
 exits_st = st.lists(st.sampled_from([DECK, CABIN, BRIDGE]), unique=True, max_size=3)
+
+
+@settings(max_examples=150, deadline=None)
+@given(rung=st.sampled_from([0, 1]), people=people_st, things=things_st, exits=exits_st,
+       named=st.lists(st.sampled_from(sorted(ROOMS)), max_size=3, unique=True))
+def test_an_action_is_allowed_now_exactly_when_it_has_a_branch(rung, people, things, exits, named):
+    """prompt_text.allowed_now asks has_branch, which builds nothing: it answers as action_branches
+    would, for every action type (and one no rung allows), whoever and whatever is here, whatever the
+    prompt names."""
+    situation = see(rung, people=people, things=things, exits=exits)
+    for action_type in (*ALL, "dance"):
+        assert has_branch(action_type, situation, tuple(named)) == bool(action_branches(action_type, situation, tuple(named)))
 
 
 def answers_the_schema_takes(schema):

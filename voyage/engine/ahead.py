@@ -50,6 +50,7 @@ import time
 from collections import Counter, deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from queue import Empty, SimpleQueue
 from typing import Callable
 
@@ -76,6 +77,12 @@ from world.time import TickPlan, is_overnight, plan_tick
 FIRST = EACH[0].number  # an agent's first step of a tick (the wake)
 STEP_SPAN = 16  # more than any step's number (world/rules/tick_order.py): ranks (`rank`) keep the keys' order
 assert max(s.number for s in TICK) < STEP_SPAN
+# The steps a cursor stands at after a step that changes nothing the rule reads of it (dependency.Behind:
+# which resolutions it has left, where it stands, whether it lives or sleeps, its answer, whether a wake or
+# a prompt of its own is still to come): at a prompt after its check, at the reflections after its
+# attrition or a round of its reflection, at the dreams after its reflection, at the next tick's wake
+# after its dreams. What it may reach is what it was (Stretch._wake_waiters).
+SAME_REACH = frozenset((PROMPT, REFLECT, DREAMS, FIRST))
 GATHER = 0.05  # of a call's median latency: how long the returns gather before the schedule takes them
 NOBODY = math.inf  # the earliest tick in a room with nobody in it (Earliest)
 WRITTEN = object()  # put on Stretch.arrived when the commit thread has written a tick
@@ -138,12 +145,13 @@ class Cursor:
     place_n: int = field(init=False, default=0)  # its place as a number (`place_number`)
     places: dict = field(init=False, default_factory=dict)  # tick -> its place in it (Stretch._place)
     done: bool = field(init=False, default=False)  # dead, and past the tick it died in (Stretch._recount)
-    clear_to: tuple = field(init=False, default=())  # its own room is clear of those behind up to this key
+    clear_to: int = field(init=False, default=-1)  # its own room is clear of those behind up to this key's rank
     clear_room: int | None = field(init=False, default=None)  # (Stretch._clear: it stays clear)
     blocker: Cursor | None = field(init=False, default=None)  # the last cursor found in its way (_nobody_reaches)
-    # what its step asked when the blocker was found, (key, rooms, wakes, shells): while the blocker still
-    # reaches them, its events need not wake the cursor (Stretch._wake_waiters); None if not a scan's
+    # what its step asked when the blocker was found, (key, its rank, rooms, wakes, shells): while the blocker
+    # still reaches them, its events need not wake the cursor (Stretch._wake_waiters); None if not a scan's
     asking: tuple | None = field(init=False, default=None)
+    turn_now: Callable[[], Turn] | None = field(init=False, default=None)  # Stretch._turn of it (the rule's `Behind.turn`)
 
     def __post_init__(self):
         self.place_n = place_number(self.place)
@@ -266,6 +274,7 @@ class Stretch:
         self.earliest = Earliest()  # the earliest tick in each room, for the scan
         self.reflect_cleared: dict[int, set[int]] = {}  # tick -> rooms clear up to its reflections (`_reflect_clear`)
         for c in self.cursors:
+            c.turn_now = partial(self._turn, c)
             self._recount(c)
         self.arrived: SimpleQueue = SimpleQueue()  # cursors whose call came back (from the calls' threads)
         self.took: deque[float] = deque()  # how long each call that came back took (from the calls' threads)
@@ -287,12 +296,9 @@ class Stretch:
                 raise RuntimeError(f"run {run.pk}: the out-of-order schedule is stuck at tick {run.tick}: "
                                    + "; ".join(f"{c.agent.persona.key} {c.key[:2]}" for c in self._active()))
             self._arrive(self._await())
-            while True:
-                try:
-                    c = self.arrived.get_nowait()
-                except Empty:
-                    break
-                self._arrive(c)
+            arrived = self.arrived
+            while not arrived.empty():  # (this thread alone takes from it)
+                self._arrive(arrived.get_nowait())
 
     # --- the loop ------------------------------------------------------------------------------
     def _await(self) -> Cursor:
@@ -360,26 +366,28 @@ class Stretch:
             self.queued.add(id(c))
             heapq.heappush(self.ready, (c.rank, c))
 
-    def _wake_waiters(self, c: Cursor) -> None:
+    def _wake_waiters(self, c: Cursor, same_reach: bool = False) -> None:
         """Something about the cursor changed (a step, its answer, its agent): those it stood in the way
         of look again, unless it still stands in their way (what it may reach is asked again; looking
-        again, each would find it first and wait for it again)."""
+        again, each would find it first and wait for it again). `same_reach`: the change cannot have
+        changed what it may reach (`SAME_REACH`), only whether it is still behind."""
         waiting = self.waiters.pop(id(c), None)
         if not waiting:
             return
-        kept = {w for w in waiting if self._still_in_way(c, w)}
+        kept = {w for w in waiting if self._still_in_way(c, w, same_reach)}
         for w in waiting - kept if kept else waiting:
             self._wake(w)
         if kept:
             self.work["kept waiting"] += len(kept)
             self.waiters[id(c)] = kept
 
-    def _still_in_way(self, o: Cursor, c: Cursor) -> bool:
-        """Does `o` still reach what `c`'s step asked when `o` was found in its way (`Cursor.asking`)?"""
+    def _still_in_way(self, o: Cursor, c: Cursor, same_reach: bool = False) -> bool:
+        """Does `o` still reach what `c`'s step asked when `o` was found in its way (`Cursor.asking`)? With
+        `same_reach`, it reached it when last asked, and only whether it is still behind is asked now."""
         if c.asking is None or o.done or c.done:
             return False
-        key, rooms, wakes, shells = c.asking
-        return o.key < key and self._reaches(o, key, rooms, wakes, shells)
+        key, before, rooms, wakes, shells = c.asking
+        return o.rank < before and (same_reach or self._reaches(o, key, rooms, wakes, shells))
 
     def _park(self, c: Cursor, why) -> None:
         """Where the cursor waits (`why`, set by the step that could not go): on the cursor in its
@@ -404,7 +412,7 @@ class Stretch:
         self.work["steps"] += 1
         if c.step == FIRST or c.died_at is not None:  # it may have left a tick (its others leave none)
             self._recount(c)
-        self._wake_waiters(c)
+        self._wake_waiters(c, same_reach=c.step in SAME_REACH)
 
     def _recount(self, c: Cursor) -> None:
         """Count the cursor in the tick it is in (not at all once done); when the slowest agent moves
@@ -504,7 +512,7 @@ class Stretch:
 
     def _check(self, c: Cursor) -> bool:
         if c.deciding:
-            key = (c.tick, CHECK, c.place)
+            key = c.key  # (c.tick, CHECK, c.place)
             if not self._clear(c, key, {c.agent.location_id}):
                 return False
             due = compaction_due_now(self.world, c.agent)
@@ -534,7 +542,7 @@ class Stretch:
     def _prompt(self, c: Cursor) -> bool:
         if c.deciding:
             a = c.agent
-            if not self._clear(c, (c.tick, PROMPT, c.place), {a.location_id}):
+            if not self._clear(c, c.key, {a.location_id}):  # (c.tick, PROMPT, c.place)
                 return False
             situation = self.world.situation(a)  # built once: the recall check's and the prompt's
             if not self._recall_ready(c, situation) or not self._shown_ready(c.tick):
@@ -576,7 +584,7 @@ class Stretch:
             self.why = ("call",)
             return False
         touched = self._touches(c)
-        if not self._clear(c, (c.tick, RESOLVE, c.place), touched):
+        if not self._clear(c, c.key, touched):  # (c.tick, RESOLVE, c.place)
             return False
         w = self._writer(c, RESOLVE)
         near = [o for rid in touched for o in world.occupants(rid)]
@@ -636,7 +644,7 @@ class Stretch:
             # whether it is alone in a private room: who is there by its turn in this step tells (in any
             # other room it is never alone, whoever comes or goes: steps.alone_too_long)
             if self.world.rooms[a.location_id].private and not self._clear(
-                    c, (c.tick, ATTRITION, c.place), {a.location_id}, further=(c.tick, REFLECT, ())):
+                    c, c.key, {a.location_id}, further=(c.tick, REFLECT, ())):  # (c.tick, ATTRITION, c.place)
                 return False
             if steps.alone_too_long(self.world, self._writer(c, ATTRITION), c.agent):
                 raise RuntimeError(f"run {self.world.run.pk}: an attrition rumour at tick {c.tick}, "
@@ -785,11 +793,11 @@ class Stretch:
         if not rooms:
             return True
         room = c.agent.location_id
-        if c.clear_room == room and key <= c.clear_to and not wakes and rooms == {room}:
+        if c.clear_room == room and self._rank_of(c, key) <= c.clear_to and not wakes and rooms == {room}:
             return True
         if further is not None:
             if self._nobody_reaches(c, further, rooms, wakes):
-                c.clear_to, c.clear_room = further, room
+                c.clear_to, c.clear_room = self._rank_of(c, further), room
                 return True
         return self._nobody_reaches(c, key, rooms, wakes)
 
@@ -800,14 +808,14 @@ class Stretch:
         radius = key[0] - self.low + 1  # no agent behind can reach further (dependency.reach)
         shells = self.balls.around(next(iter(rooms)), radius) if len(rooms) == 1 else \
             self.balls.shells(frozenset(rooms), radius)
-        before = self._rank(key)
+        before = self._rank_of(c, key)
         o = c.blocker
         if o is not None and not o.done and o.rank < before:
             self.work["reach"] += 1
             if self._reaches(o, key, rooms, wakes, shells):
                 self.work["in the way again"] += 1
                 self.why = ("cursor", o)
-                c.asking = key, rooms, wakes, shells
+                c.asking = key, before, rooms, wakes, shells
                 return False
         in_room, by_agent, earliest = self.world.in_room, self.by_agent, self.earliest.of
         self.work["clear"] += 1
@@ -830,7 +838,7 @@ class Stretch:
                         self.work["looked"] += looked
                         self.why = ("cursor", o)
                         c.blocker = o
-                        c.asking = key, rooms, wakes, shells
+                        c.asking = key, before, rooms, wakes, shells
                         return False
         self.work["looked"] += looked
         return True
@@ -843,10 +851,10 @@ class Stretch:
 
     def _behind(self, o: Cursor, key: tuple) -> Behind:
         """The cursor as the rule sees it, behind the step at `key`."""
-        a = o.agent
+        a, tick = o.agent, key[0]
         answer_in = o.step == RESOLVE and (o.asked is None or o.answer_in)
-        return Behind(o.tick, o.step, self._place(o, key[0]), a.location_id, a.alive, a.asleep,
-                      a.busy_until_tick, (lambda: self._turn(o)) if answer_in else None)
+        return Behind(o.tick, o.step, o.place if tick == o.tick and o.place else self._place(o, tick), a.location_id,
+                      a.alive, a.asleep, a.busy_until_tick, o.turn_now if answer_in else None)
 
     def _plan(self, t: int) -> TickPlan:
         """Tick t's plan (world.time.plan_tick), made once: several of every agent's steps ask for it,
@@ -867,10 +875,17 @@ class Stretch:
             p = c.places[tick] = place(self.world.seed, tick, c.agent.persona.key)
         return p
 
-    def _rank(self, key: tuple) -> int:
-        """A step's key as a number (`rank`): its place's, with the number of the cursor whose it is."""
+    def _rank_of(self, c: Cursor, key: tuple) -> int:
+        """A key the cursor asks about as a number (`rank`): its own next step's (`Cursor.rank`), one of its
+        own at its place, one at no place, else its place's with the number of the cursor whose it is."""
+        if key is c.key:
+            return c.rank
         tick, step, p = key
-        return rank(tick, step, place_number(p), self.numbers[p[1]] if p else 0)
+        if not p:
+            return rank(tick, step, 0, 0)
+        if p is c.place:
+            return rank(tick, step, c.place_n, c.n)
+        return rank(tick, step, place_number(p), self.numbers[p[1]])
 
 
 def _leads(before: dict, now: dict) -> dict:

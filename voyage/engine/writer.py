@@ -191,9 +191,10 @@ class TickWriter:
         for event in events:
             event.seq = self.world.next_seq()  # events are numbered run-wide in lock-step's order
         trust_new = self.trust_new.in_order()
-        with as_they_stood(self.as_it_stood, self.world):
+        with ledgers_as_they_stood(self.as_it_stood):
             agents = [self.world.agents[i] for i in sorted(self.dirty)]
-            agent_rows = _params(AGENT_DB_FIELDS, agents, with_pk=True) if agents else []
+            stood = {aid: values for aid, (values, _) in self.as_it_stood.items()}
+            agent_rows = _params(AGENT_DB_FIELDS, agents, with_pk=True, stood=stood) if agents else []
             new_rows = _params(_insert_fields(TrustEntry), trust_new) if trust_new else []
             changed_rows = _params(TRUST_DB_FIELDS, self.trust_changed.values(), with_pk=True)
         # What each job will read is fixed by this tick: the rows it starts or ends at get their ids in `write`.
@@ -283,22 +284,20 @@ class Commit:
 
 
 @contextmanager
-def as_they_stood(kept: dict[int, tuple], world: RunWorld):
-    """For the commit's writes: the agents `TickWriter.keep` kept, and their ledger entries, hold
-    their values at the end of the tick; afterwards, their values now again."""
+def ledgers_as_they_stood(kept: dict[int, tuple]):
+    """For the commit's writes: the ledger entries of the agents `TickWriter.keep` kept hold their values
+    at the end of the tick; afterwards, their values now again. (The agents' own rows are written from
+    the values kept: `_params`'s `stood`.)"""
     now = []
-    for aid, (agent_values, entries) in kept.items():
-        agent = world.agents[aid]
-        now.append((agent, _values(agent, AGENT_ATTRS)))
-        _restore(agent, AGENT_ATTRS, agent_values)
+    for _, entries in kept.values():
         for entry, values in entries:
             now.append((entry, _values(entry, TRUST_FIELDS)))
             _restore(entry, TRUST_FIELDS, values)
     try:
         yield
     finally:
-        for obj, values in reversed(now):
-            _restore(obj, TRUST_FIELDS if isinstance(obj, TrustEntry) else AGENT_ATTRS, values)
+        for entry, values in reversed(now):
+            _restore(entry, TRUST_FIELDS, values)
 
 
 def _values(obj, attrs) -> tuple:
@@ -386,9 +385,14 @@ def _insert_fields(model) -> list:
 PLAIN = (models.IntegerField, models.CharField, models.TextField, models.FloatField, models.BooleanField)
 
 
-def _params(fields, objects, with_pk: bool = False) -> list:
-    """Each object's values of `fields` (and its id), ready for the database."""
+def _params(fields, objects, with_pk: bool = False, stood: dict | None = None) -> list:
+    """Each object's values of `fields` (and its id), ready for the database. `stood`: for some objects, by
+    id, the values of `fields` to write instead of those they hold now (what TickWriter.keep kept)."""
     get = _getter(tuple(f.attname for f in fields) + (("pk",) if with_pk else ()))
+    if stood:
+        def get(obj, now=get):
+            values = stood.get(obj.pk)
+            return now(obj) if values is None else (*values, obj.pk) if with_pk else values
     prepared = [(i, f) for i, f in enumerate(fields) if not _plain(f)]
     if not prepared:
         return [get(obj) for obj in objects]

@@ -98,6 +98,18 @@ def action_branches(action_type: str, situation: Situation, rooms: tuple[str, ..
     return []
 
 
+def has_branch(action_type: str, situation: Situation, rooms: tuple[str, ...] = ()) -> bool:
+    """Whether `action_branches` has a branch for the action type here (something to aim it at),
+    without building the branches: asked for every allowed action of every prompt (prompt_text.allowed_now)."""
+    if action_type == "move":
+        return bool(rooms_in_reach(situation, rooms))
+    if action_type == "interact":
+        return bool(situation.people or situation.things)
+    if action_type == "attack":
+        return bool(situation.people)
+    return action_type in ("communicate", "sleep")  # to the room, or nobody: always possible
+
+
 def _branch(action_type: str, targets: list[str] | None, volumes=None, dialogue=None) -> list[dict]:
     """One branch as a list: empty when the action names a target and none is possible."""
     if targets is not None and not targets:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from world.rules.action_schema import action_branches, people_here, rooms_in_reach
+from world.rules.action_schema import has_branch, people_here, rooms_in_reach
 from world.rules.actions import DURATIONS, KEYS, MAX_TEXT
 from world.rules.perception import Situation
 
@@ -61,7 +61,7 @@ WHAT_EACH_NAMES = {
 
 def allowed_now(situation: Situation, allowed_actions: tuple[str, ...], rooms: tuple[str, ...] = ()) -> list[str]:
     """The actions the agent's rung allows that have something to aim at here (as in its schema)."""
-    return [a for a in allowed_actions if action_branches(a, situation, rooms)]
+    return [a for a in allowed_actions if has_branch(a, situation, rooms)]
 
 
 # The example answers a turn may show, one per kind: (action, duration, volume, dialogue, thought).
