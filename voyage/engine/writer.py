@@ -78,7 +78,9 @@ class TickWriter:
         self.dirty: set[int] = set()
         self.others: list = Keyed(self)  # other rows of the tick (diary entries), inserted with it
         self.memory_jobs: list[MemoryJob] = Keyed(self)  # compaction and dreams, done or queued once the tick commits
-        self.as_it_stood: dict[int, tuple] = {}  # agent id -> its row and ledger at the end of this tick (`keep`)
+        # what `keep` kept, by agent id: its row's values (AGENT_ATTRS), its ledger entries with theirs
+        self.rows_as_they_stood: dict[int, tuple] = {}
+        self.ledgers_as_they_stood: dict[int, list] = {}
 
     # --- buffering ------------------------------------------------------------------------
     def remember(self, agent: AgentState, kind: str, text: str, importance: int | None = None, **extra) -> Memory:
@@ -172,7 +174,8 @@ class TickWriter:
         committed: remember its row and its ledger entries as they stand, the end of this tick, for
         the commit to write (whatever the agent does meanwhile)."""
         entries = self.trust_of.get(agent.id, ())
-        self.as_it_stood[agent.id] = (_values(agent, AGENT_ATTRS), [(e, _values(e, TRUST_FIELDS)) for e in entries])
+        self.rows_as_they_stood[agent.id] = _values(agent, AGENT_ATTRS)
+        self.ledgers_as_they_stood[agent.id] = [(e, _values(e, TRUST_FIELDS)) for e in entries]
 
     # --- commit ---------------------------------------------------------------------------
     def commit(self, new_tick: int, memory=queue_jobs, run_fields: dict | None = None) -> None:
@@ -191,10 +194,9 @@ class TickWriter:
         for event in events:
             event.seq = self.world.next_seq()  # events are numbered run-wide in lock-step's order
         trust_new = self.trust_new.in_order()
-        with ledgers_as_they_stood(self.as_it_stood):
+        with ledgers_as_they_stood(self.ledgers_as_they_stood):
             agents = [self.world.agents[i] for i in sorted(self.dirty)]
-            stood = {aid: values for aid, (values, _) in self.as_it_stood.items()}
-            agent_rows = _params(AGENT_DB_FIELDS, agents, with_pk=True, stood=stood) if agents else []
+            agent_rows = _params(AGENT_DB_FIELDS, agents, with_pk=True, stood=self.rows_as_they_stood) if agents else []
             new_rows = _params(_insert_fields(TrustEntry), trust_new) if trust_new else []
             changed_rows = _params(TRUST_DB_FIELDS, self.trust_changed.values(), with_pk=True)
         # What each job will read is fixed by this tick: the rows it starts or ends at get their ids in `write`.
@@ -284,12 +286,12 @@ class Commit:
 
 
 @contextmanager
-def ledgers_as_they_stood(kept: dict[int, tuple]):
+def ledgers_as_they_stood(kept: dict[int, list]):
     """For the commit's writes: the ledger entries of the agents `TickWriter.keep` kept hold their values
     at the end of the tick; afterwards, their values now again. (The agents' own rows are written from
-    the values kept: `_params`'s `stood`.)"""
+    the values kept: TickWriter.rows_as_they_stood, `_params`'s `stood`.)"""
     now = []
-    for _, entries in kept.values():
+    for entries in kept.values():
         for entry, values in entries:
             now.append((entry, _values(entry, TRUST_FIELDS)))
             _restore(entry, TRUST_FIELDS, values)

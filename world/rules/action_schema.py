@@ -83,31 +83,34 @@ def action_schema(situation: Situation, allowed_actions: tuple[str, ...], rooms:
 
 def action_branches(action_type: str, situation: Situation, rooms: tuple[str, ...] = ()) -> list[dict]:
     """The branches of one action type (communicate has two: to a person, to the room)."""
-    people = people_here(situation)
-    if action_type == "move":
-        return _branch("move", rooms_in_reach(situation, rooms))
-    if action_type == "interact":
-        return _branch("interact", people + [label for label, _ in situation.things])
-    if action_type == "attack":
-        return _branch("attack", people)
     if action_type == "communicate":
-        to_person = _branch("communicate", people, VOLUMES, SAYING)
+        to_person = _branch("communicate", people_here(situation), VOLUMES, SAYING)
         return to_person + _branch("communicate", None, ("normal", "shout"), SAYING)
+    if action_type in AIMED:
+        return _branch(action_type, _targets(action_type, situation, rooms))
     if action_type == "sleep":
         return _branch("sleep", None)
     return []
 
 
-def has_branch(action_type: str, situation: Situation, rooms: tuple[str, ...] = ()) -> bool:
-    """Whether `action_branches` has a branch for the action type here (something to aim it at),
-    without building the branches: asked for every allowed action of every prompt (prompt_text.allowed_now)."""
+AIMED = ("move", "interact", "attack")  # the action types whose one branch names one of `_targets`
+
+
+def _targets(action_type: str, situation: Situation, rooms: tuple[str, ...]) -> list[str]:
+    """What an aimed action may name here: a room in reach, a person or item here, a person here."""
     if action_type == "move":
-        return bool(rooms_in_reach(situation, rooms))
-    if action_type == "interact":
-        return bool(situation.people or situation.things)
-    if action_type == "attack":
-        return bool(situation.people)
-    return action_type in ("communicate", "sleep")  # to the room, or nobody: always possible
+        return rooms_in_reach(situation, rooms)
+    people = people_here(situation)
+    return people + [label for label, _ in situation.things] if action_type == "interact" else people
+
+
+def has_branch(action_type: str, situation: Situation, rooms: tuple[str, ...] = ()) -> bool:
+    """Whether `action_branches` has a branch for the action type here, without building the branches:
+    asked for every allowed action of every prompt (prompt_text.allowed_now). Communicate and sleep
+    always have one (to the room; naming nobody); an aimed action, when it has something to name."""
+    if action_type in AIMED:
+        return bool(_targets(action_type, situation, rooms))
+    return action_type in ("communicate", "sleep")
 
 
 def _branch(action_type: str, targets: list[str] | None, volumes=None, dialogue=None) -> list[dict]:
